@@ -1,0 +1,172 @@
+// The sticky app bar of SPEC 2 'Navigation bar'.
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Crown, Lock, LogIn, LogOut, Menu, Video, X } from 'lucide-react';
+import { FREE_DOWNLOAD_LIMIT, HEADER_UPGRADE_LINK_AT, SCROLL_THRESHOLD_PX } from '@shared/constants';
+import { useAuth } from '../hooks/use-auth';
+import { useSubscriptionStatus } from '../hooks/use-subscription';
+import { Tooltip } from './ui/tooltip';
+import { NAV_ITEMS, type NavItem } from './nav-items';
+
+/** Desktop row: hidden while scrolling down, shown on scroll up or near the top. */
+function useShowOnScrollUp(): boolean {
+  const [visible, setVisible] = useState(true);
+  const last = useRef(0);
+  useEffect(() => {
+    const onScroll = () => {
+      const y = window.scrollY;
+      if (y <= SCROLL_THRESHOLD_PX) setVisible(true);
+      else if (y > last.current) setVisible(false);
+      else if (y < last.current) setVisible(true);
+      last.current = y;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  return visible;
+}
+
+function Logo() {
+  return (
+    <Link href="/" className="flex items-center gap-2" aria-label="Social Media Toolkit home">
+      <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-gradient-to-br from-pink-500 to-violet-600 text-white">
+        <Video className="h-5 w-5" aria-hidden />
+      </span>
+      <span className="leading-tight">
+        <span className="block text-base font-bold text-slate-900">Social Media Toolkit</span>
+        <span className="block text-xs text-slate-500">Complete Content Suite</span>
+      </span>
+    </Link>
+  );
+}
+
+function PlanBadge() {
+  const { data } = useSubscriptionStatus();
+  if (!data) return null;
+  if (data.isProUser) {
+    return (
+      <span data-testid="plan-badge" className="inline-flex items-center gap-1 rounded-full bg-gradient-to-r from-amber-400 to-orange-500 px-2.5 py-0.5 text-xs font-bold text-white">
+        <Crown className="h-3 w-3" aria-hidden />
+        PRO
+      </span>
+    );
+  }
+  const left = data.remainingDownloads;
+  return (
+    <span className="flex items-center gap-2">
+      <span data-testid="plan-badge" className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">
+        Free ({data.downloadCount}/{FREE_DOWNLOAD_LIMIT})
+      </span>
+      {left <= HEADER_UPGRADE_LINK_AT && (
+        <Link href="/subscription" data-testid="upgrade-link" className="text-xs font-semibold text-violet-700 underline-offset-2 hover:underline">
+          {left === 0 ? 'Upgrade to continue' : `${left} left - Upgrade`}
+        </Link>
+      )}
+    </span>
+  );
+}
+
+function NavEntry({ item, locked, loading, mobile, onNavigate }: { item: NavItem; locked: boolean; loading: boolean; mobile: boolean; onNavigate?: () => void }) {
+  const [location] = useLocation();
+  const active = location === item.path;
+  const base = mobile
+    ? 'flex items-center justify-center gap-1 rounded-md border px-3 py-2 text-sm'
+    : 'flex items-center gap-1 rounded-md px-3 py-1.5 text-sm';
+  if (item.premium && loading) {
+    if (!mobile) return null; // hidden on desktop while the plan is unknown
+    return (
+      <button type="button" disabled className={`${base} cursor-not-allowed border-slate-200 text-slate-400`}>
+        {item.label}
+      </button>
+    );
+  }
+  if (item.premium && locked) {
+    return (
+      <Tooltip content={`${item.label} (Pro only)`}>
+        <a
+          href={item.path}
+          aria-disabled="true"
+          data-locked="true"
+          onClick={(e) => e.preventDefault()}
+          className={`${base} cursor-not-allowed border-slate-200 text-slate-400`}
+        >
+          <Lock className="h-3.5 w-3.5" aria-label="locked" />
+          {item.label}
+        </a>
+      </Tooltip>
+    );
+  }
+  return (
+    <Link
+      href={item.path}
+      onClick={onNavigate}
+      className={`${base} ${active ? 'border-violet-300 bg-violet-50 font-semibold text-violet-700' : 'border-slate-200 text-slate-700 hover:bg-slate-100'}`}
+    >
+      {item.label}
+    </Link>
+  );
+}
+
+export function NavBar() {
+  const { isAuthenticated } = useAuth();
+  const status = useSubscriptionStatus(isAuthenticated);
+  const showRow = useShowOnScrollUp();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const loading = status.isLoading;
+  const locked = !status.data?.isProUser;
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur" data-testid="nav-bar">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
+        <Logo />
+        <div className="flex items-center gap-3">
+          {isAuthenticated ? (
+            <>
+              <PlanBadge />
+              <a href="/api/logout" className="hidden items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 md:flex">
+                <LogOut className="h-4 w-4" aria-hidden /> Logout
+              </a>
+              <button
+                type="button"
+                className="rounded-md border border-slate-200 p-2 md:hidden"
+                aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+                aria-expanded={menuOpen}
+                onClick={() => setMenuOpen((o) => !o)}
+              >
+                {menuOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
+              </button>
+            </>
+          ) : (
+            <a href="/api/login" className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-violet-700">
+              <LogIn className="h-4 w-4" aria-hidden /> Sign In
+            </a>
+          )}
+        </div>
+      </div>
+      {isAuthenticated && (
+        <>
+          <nav
+            data-testid="desktop-nav"
+            data-visible={showRow}
+            aria-label="Main"
+            className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200 md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
+          >
+            {NAV_ITEMS.map((item) => (
+              <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />
+            ))}
+          </nav>
+          {menuOpen && (
+            <nav data-testid="mobile-nav" aria-label="Main mobile" className="grid grid-cols-2 gap-2 border-t border-slate-200 p-3 md:hidden">
+              {NAV_ITEMS.map((item) => (
+                <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile onNavigate={() => setMenuOpen(false)} />
+              ))}
+              <a href="/api/logout" className="col-span-2 flex items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-2 text-sm text-slate-700">
+                <LogOut className="h-4 w-4" aria-hidden /> Logout
+              </a>
+            </nav>
+          )}
+        </>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,17 @@
+export interface NavItem {
+  label: string;
+  path: string;
+  premium: boolean;
+}
+
+// SPEC 2 'Navigation bar': labels, paths and the premium flag.
+export const NAV_ITEMS: NavItem[] = [
+  { label: 'Download', path: '/', premium: false },
+  { label: 'Blog', path: '/blog', premium: false },
+  { label: 'Hashtags', path: '/hashtag-generator', premium: true },
+  { label: 'Audio', path: '/audio-extractor', premium: true },
+  { label: 'Captions', path: '/auto-captions', premium: true },
+  { label: 'Content', path: '/content-tools', premium: false },
+  { label: 'Trends', path: '/trends', premium: true },
+  { label: 'Trending', path: '/trending-videos', premium: true },
+];

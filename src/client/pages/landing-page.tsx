@@ -1,0 +1,53 @@
+// Signed-out landing page (SPEC 1).
+import { AudioLines, Captions, Download, Hash, Sparkles, TrendingUp } from 'lucide-react';
+
+const FEATURES = [
+  { icon: Download, title: 'HD Downloads', text: 'High-quality video downloads without watermarks.' },
+  { icon: AudioLines, title: 'Audio Extraction', text: 'Extract audio from videos as MP3 for remixes.' },
+  { icon: Captions, title: 'Auto Captions', text: 'Automatic captions and transcriptions with timestamps.' },
+  { icon: Sparkles, title: 'Content Optimization', text: 'Optimize your captions for engagement on every platform.' },
+  { icon: Hash, title: 'AI Hashtags', text: 'AI-powered hashtag suggestions for your niche.' },
+  { icon: TrendingUp, title: 'Trends Analysis', text: 'Analysis of social media trends from real, dated sources.' },
+];
+
+export function LandingPage() {
+  return (
+    <main>
+      <section className="mx-auto max-w-5xl px-4 pb-12 pt-16 text-center">
+        <h1 className="text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
+          Your Complete Toolkit for <span className="bg-gradient-to-r from-pink-500 to-violet-600 bg-clip-text text-transparent">Short-Form Video</span>
+        </h1>
+        <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-600">
+          Download TikTok videos without watermarks, extract audio, caption automatically, find the right hashtags and follow
+          what is trending. Thousands of creators use it across multiple platforms.
+        </p>
+        <a
+          href="/api/login"
+          className="mt-8 inline-flex items-center rounded-lg bg-violet-600 px-6 py-3 text-base font-semibold text-white shadow hover:bg-violet-700"
+        >
+          Get Started - Sign In
+        </a>
+      </section>
+
+      <section className="mx-auto grid max-w-6xl gap-6 px-4 pb-16 sm:grid-cols-2 lg:grid-cols-3" aria-label="Features">
+        {FEATURES.map(({ icon: Icon, title, text }) => (
+          <div key={title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="feature-card">
+            <span className="mb-4 inline-flex h-11 w-11 items-center justify-center rounded-lg bg-violet-100 text-violet-700">
+              <Icon className="h-5 w-5" aria-hidden />
+            </span>
+            <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+            <p className="mt-1 text-sm text-slate-600">{text}</p>
+          </div>
+        ))}
+      </section>
+
+      <section className="bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-14 text-center text-white">
+        <h2 className="text-3xl font-bold">Ready to create better content?</h2>
+        <p className="mx-auto mt-3 max-w-xl text-white/90">Start free with 6 downloads, upgrade to Pro for unlimited downloads and every tool.</p>
+        <a href="/api/login" className="mt-6 inline-flex rounded-lg bg-white px-6 py-3 font-semibold text-violet-700 shadow hover:bg-slate-100">
+          Start Creating Now
+        </a>
+      </section>
+    </main>
+  );
+}

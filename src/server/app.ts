@@ -1,0 +1,82 @@
+// Builds the Fastify app: security, sessions, routes, static client. No listening here.
+import path from 'node:path';
+import fs from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { registerSessions } from './plugins/session.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerOriginGuard } from './plugins/origin-guard.js';
+import { registerRequestLog } from './plugins/request-log.js';
+import { registerRoutes } from './routes/index.js';
+
+export type App = FastifyInstance;
+export type ZApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {}): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    trustProxy: ctx.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerRequestLog(app);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: ctx.config.isProduction ? [] : null,
+      },
+    },
+    // The inline preview plays media served by this product; keep cross-origin isolation off.
+    crossOriginEmbedderPolicy: false,
+    hsts: ctx.config.isProduction,
+  });
+  await app.register(cookie, { secret: ctx.config.sessionSecret });
+  registerSessions(app, { repo: ctx.repos.sessions, secure: ctx.config.isProduction });
+  registerOriginGuard(app, { publicUrl: ctx.config.publicUrl, exempt: ['/api/webhooks/'] });
+  app.decorateRequest('user', null);
+
+  await registerRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx);
+
+  const clientDir = opts.clientDir ?? path.resolve('dist/client');
+  if (fs.existsSync(path.join(clientDir, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders(res, file) {
+        // Hashed assets are immutable; index.html must always be revalidated.
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.decorateReply('sendFile', function () {
+      return this.status(503).type('text/plain').send('The web client is not built. Run `npm run build`.');
+    });
+  }
+
+  app.addHook('onReady', async () => ctx.background.forEach((job) => job.start()));
+  app.addHook('onClose', async () => {
+    await Promise.all(ctx.background.map((job) => job.stop()));
+  });
+  return app;
+}

@@ -1,0 +1,85 @@
+// Admin command line: `npm run cli -- <command> [--flags]`, same configuration as the server.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { createUsersRepository } from './db/repositories/users.repository.js';
+import { adminCommandSchema, createAdminService } from './services/admin.service.js';
+import { sendAdminCommand } from './admin/admin-socket.js';
+import { AppError } from './errors.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+  user:create --email E --password P [--pro] [--admin]
+  user:grant-pro E
+  user:revoke-pro E
+  db:migrate`;
+
+type Handler = (config: Config, args: { positionals: string[]; values: Record<string, string | boolean | undefined> }) => Promise<string>;
+
+/** Commands beyond the user ones register here (e.g. billing:setup). */
+export const extraCommands: Record<string, Handler> = {};
+
+async function runUserCommand(config: Config, body: unknown): Promise<string> {
+  const parsed = adminCommandSchema.safeParse(body);
+  if (!parsed.success) throw new AppError(400, 'cli.invalid', parsed.error.issues[0].message);
+  if (!config.DATABASE_URL) {
+    // PGlite: a running server owns the database, so ask it; else open the database here.
+    const answer = await sendAdminCommand(config.DATA_DIR, parsed.data);
+    if (answer) {
+      if (answer.status >= 400) throw new AppError(answer.status, 'cli.failed', answer.message);
+      return answer.message;
+    }
+  }
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    const admin = createAdminService({ users: createUsersRepository(database.db), adminEmails: config.ADMIN_EMAILS });
+    return await admin.run(parsed.data);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<string> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      pro: { type: 'boolean' },
+      admin: { type: 'boolean' },
+    },
+  });
+  const [command, arg] = positionals;
+  const config = loadConfig();
+  switch (command) {
+    case 'user:create':
+      return runUserCommand(config, { command, email: values.email ?? '', password: values.password ?? '', pro: !!values.pro, admin: !!values.admin });
+    case 'user:grant-pro':
+    case 'user:revoke-pro':
+      return runUserCommand(config, { command, email: arg ?? values.email ?? '' });
+    case 'db:migrate': {
+      if (!config.DATABASE_URL && (await sendAdminCommand(config.DATA_DIR, {}).catch(() => null))) {
+        return 'The running server applied the migrations at its start; nothing to do.';
+      }
+      const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+      await database.close();
+      return `Migrations applied (${database.kind}).`;
+    }
+    default: {
+      const extra = command ? extraCommands[command] : undefined;
+      if (extra) return extra(config, { positionals, values });
+      throw new AppError(400, 'cli.usage', USAGE);
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (message) => {
+    console.log(message);
+    process.exit(0);
+  },
+  (err) => {
+    console.error(err instanceof AppError || err instanceof ConfigError ? err.message : `Failed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  },
+);

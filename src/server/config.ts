@@ -1,0 +1,103 @@
+// Configuration: read once at start from the environment and validated. A bad value stops the
+// start with one line naming the variable (see main.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+/** `UPSTREAM_HOST_MAP`: JSON object, exact host or `*.domain` -> origin (http(s)://host:port). */
+const hostMap = optionalString.transform((v, ctx) => {
+  if (!v) return {} as Record<string, string>;
+  try {
+    const parsed = z.record(z.string().min(1), z.url()).parse(JSON.parse(v));
+    return parsed;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object mapping hosts to origins' });
+    return z.NEVER;
+  }
+});
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  ),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  PUBLIC_URL: optionalUrl,
+  OIDC_ISSUER_URL: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  ADMIN_EMAILS: optionalString.transform((v) =>
+    (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+  ),
+  UPSTREAM_HOST_MAP: hostMap,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Trust X-Forwarded-* from a reverse proxy (needed behind a load balancer for per-IP limits).
+  TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  sessionSecret: string;
+  publicUrl: string;
+  isProduction: boolean;
+  oidc: { issuerUrl: string; clientId: string; clientSecret: string } | null;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (isProduction && !e.SESSION_SECRET) {
+    throw new ConfigError('Invalid configuration: SESSION_SECRET is required in production');
+  }
+  if (isProduction && Object.keys(e.UPSTREAM_HOST_MAP).length > 0) {
+    throw new ConfigError('Invalid configuration: UPSTREAM_HOST_MAP is refused when NODE_ENV=production');
+  }
+  const oidcParts = [e.OIDC_ISSUER_URL, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
+    const missing = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'][oidcParts.findIndex((p) => !p)];
+    throw new ConfigError(`Invalid configuration: ${missing} is required when any OIDC_* is set`);
+  }
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    isProduction,
+    sessionSecret: e.SESSION_SECRET ?? devSessionSecret(dataDir),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    oidc: e.OIDC_ISSUER_URL
+      ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
+      : null,
+  };
+}
+
+/** Outside production a secret is generated once and kept in DATA_DIR, so sessions survive restarts. */
+function devSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = crypto.randomBytes(32).toString('hex');
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

@@ -1,0 +1,34 @@
+// The composition root: builds repositories, adapters and services once, from configuration,
+// and hands them to the routes. Tests build the same context with their own database and fakes.
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { createUsersRepository } from './db/repositories/users.repository.js';
+import { createSessionsRepository } from './db/repositories/sessions.repository.js';
+import { createAuthService } from './services/auth.service.js';
+import { createGuards } from './plugins/guards.js';
+import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
+
+export interface ContextOverrides {
+  oidc?: OidcAdapter | null;
+}
+
+export function createContext(config: Config, database: Database, logger: Logger, overrides: ContextOverrides = {}) {
+  const db = database.db;
+  const repos = {
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+  };
+  const adapters = {
+    oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
+  };
+  const services = {
+    auth: createAuthService({ users: repos.users }),
+  };
+  const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
+  /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
+  const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
+  return { config, database, db, logger, repos, adapters, services, guards, background };
+}
+
+export type AppContext = ReturnType<typeof createContext>;

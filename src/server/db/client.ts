@@ -1,0 +1,67 @@
+// Opens the database: PGlite in DATA_DIR by default, PostgreSQL (pooled) when DATABASE_URL is set.
+// Both get the same Drizzle schema and the same committed migrations.
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DbKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  kind: DbKind;
+  /** Round trip used by the health check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function migrationsFolder(): string {
+  // Works from src/ (tsx) and from dist/ (bundled): walk up to the folder holding migrations/.
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'migrations');
+    if (fs.existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('migrations folder not found');
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(path.join(opts.dataDir, 'pglite'));
+}
+
+export async function openPostgres(url: string): Promise<Database> {
+  const pg = (await import('pg')).default;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => void (await pool.query('select 1')),
+    close: () => pool.end(),
+  };
+}
+
+/** dir = a folder for a persisted database, or 'memory://' for a throwaway one (tests). */
+export async function openPglite(dir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => void (await client.query('select 1')),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,280 @@
+// The one database schema, shared by PGlite and PostgreSQL. Migrations are generated from it
+// (`npm run db:generate`) and committed under migrations/.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+
+// ---------------------------------------------------------------- accounts
+export const users = pgTable('users', {
+  id: varchar('id', { length: 36 }).primaryKey().default(sql`gen_random_uuid()::text`),
+  email: varchar('email', { length: 320 }).unique(),
+  firstName: varchar('first_name', { length: 255 }),
+  lastName: varchar('last_name', { length: 255 }),
+  profileImageUrl: varchar('profile_image_url', { length: 1000 }),
+  // 'free' | 'active' | 'cancelled' | 'suspended' | 'expired' | 'pending' (billing keeps it in sync)
+  subscriptionStatus: varchar('subscription_status', { length: 20 }).notNull().default('free'),
+  paypalCustomerId: varchar('paypal_customer_id', { length: 255 }),
+  paypalSubscriptionId: varchar('paypal_subscription_id', { length: 255 }),
+  // Pro granted by an administrator from the command line, independent of billing.
+  proGranted: boolean('pro_granted').notNull().default(false),
+  // Pro until this instant from billing (paid-through date plus grace); null = not from billing.
+  proUntil: ts('pro_until'),
+  // Successful (committed) downloads: the free quota counter. Never decremented.
+  downloadCount: integer('download_count').notNull().default(0),
+  // Download slots reserved by transfers in flight (see quota.service).
+  downloadsReserved: integer('downloads_reserved').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const passwordCredentials = pgTable('password_credentials', {
+  userId: varchar('user_id', { length: 36 })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    issuer: varchar('issuer', { length: 500 }).notNull(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar('sid', { length: 255 }).primaryKey(),
+    sess: jsonb('sess').notNull(),
+    expire: ts('expire').notNull(),
+  },
+  (t) => [index('IDX_session_expire').on(t.expire)],
+);
+
+export const tiktokAuth = pgTable('tiktok_auth', {
+  id: serial('id').primaryKey(),
+  userId: varchar('user_id', { length: 36 })
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tiktokUserId: varchar('tiktok_user_id', { length: 255 }).notNull(),
+  username: varchar('username', { length: 255 }),
+  scope: text('scope').array().notNull().default(sql`'{}'::text[]`),
+  accessToken: text('access_token').notNull(),
+  refreshToken: text('refresh_token'),
+  expiresAt: ts('expires_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------- downloads
+export const downloads = pgTable(
+  'downloads',
+  {
+    id: serial('id').primaryKey(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: varchar('url', { length: 1000 }).notNull(),
+    videoId: varchar('video_id', { length: 32 }),
+    title: text('title'),
+    author: varchar('author', { length: 255 }),
+    thumbnail: varchar('thumbnail', { length: 2000 }),
+    duration: integer('duration'),
+    views: bigint('views', { mode: 'number' }),
+    likes: bigint('likes', { mode: 'number' }),
+    quality: varchar('quality', { length: 20 }),
+    // 'reserved' while streaming, then 'completed' or 'failed'
+    status: varchar('status', { length: 20 }).notNull().default('completed'),
+    bytes: bigint('bytes', { mode: 'number' }),
+    // Clearing history hides rows; the quota never comes back.
+    hiddenAt: ts('hidden_at'),
+    createdAt: createdAt(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [index('downloads_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- billing
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: varchar('provider', { length: 20 }).notNull(), // 'paypal' | 'test'
+    providerSubscriptionId: varchar('provider_subscription_id', { length: 255 }).notNull(),
+    planId: varchar('plan_id', { length: 255 }),
+    // Provider status: APPROVAL_PENDING, APPROVED, ACTIVE, SUSPENDED, CANCELLED, EXPIRED
+    status: varchar('status', { length: 30 }).notNull(),
+    nextBillingTime: ts('next_billing_time'),
+    paidThrough: ts('paid_through'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    lastSyncedAt: ts('last_synced_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('subscriptions_provider_id_idx').on(t.provider, t.providerSubscriptionId)],
+);
+
+export const billingEvents = pgTable('billing_events', {
+  id: varchar('id', { length: 255 }).primaryKey(), // provider event id: de-duplication key
+  type: varchar('type', { length: 100 }).notNull(),
+  resourceId: varchar('resource_id', { length: 255 }),
+  payload: jsonb('payload').notNull(),
+  receivedAt: createdAt(),
+  processedAt: ts('processed_at'),
+});
+
+// ---------------------------------------------------------------- blog
+export const blogPosts = pgTable('blog_posts', {
+  id: serial('id').primaryKey(),
+  title: varchar('title', { length: 255 }).notNull(),
+  content: text('content').notNull(),
+  excerpt: varchar('excerpt', { length: 500 }),
+  slug: varchar('slug', { length: 255 }).notNull().unique(),
+  status: varchar('status', { length: 20 }).notNull().default('draft'),
+  featuredImage: varchar('featured_image', { length: 500 }),
+  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+  authorId: varchar('author_id', { length: 36 })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------- trending videos
+export const trendingVideos = pgTable('trending_videos', {
+  id: serial('id').primaryKey(),
+  title: varchar('title', { length: 255 }).notNull(),
+  description: text('description'),
+  videoUrl: varchar('video_url', { length: 500 }).notNull(),
+  platform: varchar('platform', { length: 50 }).notNull(),
+  thumbnailUrl: varchar('thumbnail_url', { length: 500 }),
+  author: varchar('author', { length: 255 }),
+  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+  viewCount: bigint('view_count', { mode: 'number' }).notNull().default(0),
+  likeCount: bigint('like_count', { mode: 'number' }).notNull().default(0),
+  trendingScore: integer('trending_score').notNull().default(0),
+  curatedBy: varchar('curated_by', { length: 36 }).references(() => users.id, { onDelete: 'set null' }),
+  status: varchar('status', { length: 20 }).notNull().default('active'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const trendingVideoBoosts = pgTable(
+  'trending_video_boosts',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => trendingVideos.id, { onDelete: 'cascade' }),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.userId] })],
+);
+
+// ---------------------------------------------------------------- media results
+export const mediaResults = pgTable('media_results', {
+  key: varchar('key', { length: 255 }).primaryKey(), // e.g. 'audio:<videoId>'
+  kind: varchar('kind', { length: 30 }).notNull(),
+  videoId: varchar('video_id', { length: 32 }),
+  storageKey: varchar('storage_key', { length: 500 }).notNull(),
+  contentType: varchar('content_type', { length: 100 }).notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  meta: jsonb('meta'),
+  createdAt: createdAt(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+// ---------------------------------------------------------------- trends
+// First-party observations: one row per successful video lookup.
+export const videoObservations = pgTable(
+  'video_observations',
+  {
+    id: serial('id').primaryKey(),
+    videoId: varchar('video_id', { length: 32 }).notNull(),
+    description: text('description'),
+    author: varchar('author', { length: 255 }),
+    authorNickname: varchar('author_nickname', { length: 255 }),
+    authorVerified: boolean('author_verified'),
+    authorFollowers: bigint('author_followers', { mode: 'number' }),
+    hashtags: text('hashtags').array().notNull().default(sql`'{}'::text[]`),
+    musicId: varchar('music_id', { length: 64 }),
+    musicTitle: varchar('music_title', { length: 500 }),
+    musicAuthor: varchar('music_author', { length: 255 }),
+    musicDuration: integer('music_duration'),
+    plays: bigint('plays', { mode: 'number' }),
+    likes: bigint('likes', { mode: 'number' }),
+    observedAt: ts('observed_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('video_observations_observed_idx').on(t.observedAt),
+    index('video_observations_video_idx').on(t.videoId, t.observedAt),
+  ],
+);
+
+// Dated snapshots collected from outside sources (e.g. TikTok One hashtag list).
+export const trendSnapshots = pgTable(
+  'trend_snapshots',
+  {
+    id: serial('id').primaryKey(),
+    source: varchar('source', { length: 50 }).notNull(),
+    kind: varchar('kind', { length: 50 }).notNull(),
+    collectedAt: ts('collected_at').notNull().defaultNow(),
+    data: jsonb('data').notNull(),
+  },
+  (t) => [index('trend_snapshots_source_idx').on(t.source, t.kind, t.collectedAt)],
+);
+
+export const collectorRuns = pgTable('collector_runs', {
+  id: serial('id').primaryKey(),
+  source: varchar('source', { length: 50 }).notNull(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+  finishedAt: ts('finished_at'),
+  items: integer('items').notNull().default(0),
+  error: text('error'),
+});
+
+export const newsItems = pgTable(
+  'news_items',
+  {
+    id: serial('id').primaryKey(),
+    dedupeKey: varchar('dedupe_key', { length: 128 }).notNull().unique(),
+    title: text('title').notNull(),
+    summary: text('summary'),
+    url: varchar('url', { length: 2000 }),
+    source: varchar('source', { length: 255 }).notNull(),
+    category: varchar('category', { length: 20 }).notNull(),
+    publishedAt: ts('published_at').notNull(),
+    fetchedAt: ts('fetched_at').notNull().defaultNow(),
+  },
+  (t) => [index('news_items_published_idx').on(t.publishedAt)],
+);

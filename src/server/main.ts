@@ -1,0 +1,43 @@
+// Starts the server: configuration, database (migrations applied), app, admin socket, listen.
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { createContext } from './context.js';
+import { buildApp } from './app.js';
+import { createLogger } from './logger.js';
+import { startAdminSocket } from './admin/admin-socket.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const ctx = createContext(config, database, logger);
+  const app = await buildApp(ctx);
+  const admin = database.kind === 'pglite' ? await startAdminSocket(ctx) : null;
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await admin?.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ url: config.publicUrl, database: database.kind }, 'Social Media Toolkit is ready');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

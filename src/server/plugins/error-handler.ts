@@ -1,0 +1,42 @@
+// Every failure leaves as `{ message, code }` with a 4xx or 5xx; never a stack trace.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      reply.headers(error.headers);
+      return reply.status(error.status).send({ message: error.message, code: error.code, ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const field = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+      const message = issue?.message ?? 'Invalid request';
+      return reply.status(400).send({
+        message: field && !/required|valid|must|least|most|too/i.test(message) ? `${field}: ${message}` : message,
+        code: 'request.invalid',
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
+      return reply.status(400).send({ message: 'The request body is not valid JSON.', code: 'request.malformed_json' });
+    }
+    if (status === 429) {
+      return reply.status(429).send({ message: 'Too many requests. Please slow down and try again shortly.', code: 'rate_limited' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ message: error.message, code: `request.${(error.code ?? 'invalid').toLowerCase()}` });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
+      return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+    }
+    // Any other GET is a client route: the SPA shows its own 404 page for unknown paths.
+    return reply.status(200).type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,39 @@
+// Route guards: signed-in user, Pro user, admin. Use them as `preHandler`s:
+//   app.post('/api/x', { preHandler: ctx.guards.pro }, handler)  // then request.user is set
+import type { FastifyRequest } from 'fastify';
+import { proRequired, unauthorized, AppError } from '../errors.js';
+import type { User, UsersRepository } from '../db/repositories/users.repository.js';
+import { isAdmin, isPro } from '../services/entitlements.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: User | null;
+  }
+}
+
+export function createGuards(deps: { users: UsersRepository; adminEmails: string[] }) {
+  /** Loads the signed-in user (or null) once per request. */
+  async function currentUser(request: FastifyRequest): Promise<User | null> {
+    if (request.user !== undefined && request.user !== null) return request.user;
+    const id = request.session?.data.userId;
+    request.user = id ? ((await deps.users.findById(id)) ?? null) : null;
+    return request.user;
+  }
+  return {
+    currentUser,
+    async user(request: FastifyRequest) {
+      if (!(await currentUser(request))) throw unauthorized();
+    },
+    async pro(request: FastifyRequest) {
+      const user = await currentUser(request);
+      if (!user) throw unauthorized();
+      if (!isPro(user)) throw proRequired();
+    },
+    async admin(request: FastifyRequest) {
+      const user = await currentUser(request);
+      if (!user) throw unauthorized();
+      if (!isAdmin(user, deps.adminEmails)) throw new AppError(403, 'auth.admin_required', 'Administrators only.');
+    },
+  };
+}
+export type Guards = ReturnType<typeof createGuards>;

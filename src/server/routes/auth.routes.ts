@@ -1,0 +1,79 @@
+// Sign-in: built-in email + password, or OpenID Connect when configured.
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
+import { AppError, unauthorized } from '../errors.js';
+import { toAuthUser } from '../services/entitlements.service.js';
+import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
+
+export function authRoutes(app: ZApp, ctx: AppContext) {
+  const { auth } = ctx.services;
+  const oidc = ctx.adapters.oidc;
+  const callbackUrl = `${ctx.config.publicUrl}/api/callback`;
+
+  app.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request) => {
+    const user = await ctx.guards.currentUser(request);
+    if (!user) throw unauthorized('Not signed in.');
+    return toAuthUser(user, ctx.config.ADMIN_EMAILS);
+  });
+
+  app.get('/api/auth/providers', async () => ({ local: !oidc, oidc: !!oidc }));
+
+  app.post('/api/auth/register', { schema: { body: registerRequest, response: { 201: authUser } } }, async (request, reply) => {
+    if (oidc) throw new AppError(403, 'auth.local_disabled', 'Accounts are created through the sign-in provider.');
+    const user = await auth.register(request.body, request.ip);
+    await request.session.regenerate({ userId: user.id });
+    return reply.status(201).send(toAuthUser(user, ctx.config.ADMIN_EMAILS));
+  });
+
+  app.post('/api/auth/login', { schema: { body: loginRequest, response: { 200: authUser } } }, async (request) => {
+    const user = await auth.login(request.body, request.ip);
+    await request.session.regenerate({ userId: user.id });
+    return toAuthUser(user, ctx.config.ADMIN_EMAILS);
+  });
+
+  app.get('/api/login', async (request, reply) => {
+    if (!oidc) return reply.redirect('/sign-in');
+    try {
+      const { url, login } = await oidc.start(callbackUrl);
+      request.session.data.oidc = login;
+      await request.session.save();
+      return reply.redirect(url);
+    } catch (err) {
+      request.log.warn({ err }, 'oidc start failed');
+      return reply.redirect('/sign-in?error=provider_unavailable');
+    }
+  });
+
+  app.get(
+    '/api/callback',
+    { schema: { querystring: z.object({ error: z.string().optional() }).loose() } },
+    async (request, reply) => {
+      const login = request.session.data.oidc as OidcLoginState | undefined;
+      if (!oidc) return reply.redirect('/sign-in');
+      delete request.session.data.oidc;
+      if (request.query.error) {
+        // The person cancelled at the provider (access_denied) or the provider refused.
+        if (request.session.id) await request.session.save();
+        return reply.redirect(`/sign-in?error=${request.query.error === 'access_denied' ? 'cancelled' : 'failed'}`);
+      }
+      if (!login) return reply.redirect('/sign-in?error=expired');
+      try {
+        const claims = await oidc.finish(new URL(request.url, ctx.config.publicUrl), login);
+        const user = await auth.upsertFromClaims(oidc.issuer, claims);
+        await request.session.regenerate({ userId: user.id });
+        return reply.redirect('/');
+      } catch (err) {
+        request.log.warn({ err: err instanceof Error ? err.message : 'oidc failure' }, 'oidc callback refused');
+        await request.session.save();
+        return reply.redirect('/sign-in?error=failed');
+      }
+    },
+  );
+
+  app.get('/api/logout', async (request, reply) => {
+    await request.session.destroy();
+    return reply.redirect('/');
+  });
+}

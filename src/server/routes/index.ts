@@ -1,0 +1,16 @@
+// Every route module, registered in one place. A feature adds its module to this list.
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { healthRoutes } from './health.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { subscriptionRoutes } from './subscription.routes.js';
+
+const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
+  healthRoutes,
+  authRoutes,
+  subscriptionRoutes,
+];
+
+export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {
+  for (const register of modules) await register(app, ctx);
+}

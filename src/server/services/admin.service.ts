@@ -1,0 +1,58 @@
+// What the admin command line can do. Runs in the CLI process (PostgreSQL, or PGlite while the
+// server is stopped) or inside the server, reached through its admin socket (PGlite running).
+import { z } from 'zod';
+import { emailSchema } from '../../shared/contracts/index.js';
+import { AppError } from '../errors.js';
+import type { UsersRepository } from '../db/repositories/users.repository.js';
+import { hashPassword } from './auth.service.js';
+
+export const adminCommandSchema = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('user:create'),
+    email: emailSchema,
+    password: z.string().min(8, 'Password must be at least 8 characters'),
+    pro: z.boolean().default(false),
+    admin: z.boolean().default(false),
+  }),
+  z.object({ command: z.literal('user:grant-pro'), email: emailSchema }),
+  z.object({ command: z.literal('user:revoke-pro'), email: emailSchema }),
+]);
+export type AdminCommand = z.infer<typeof adminCommandSchema>;
+
+export function createAdminService(deps: { users: UsersRepository; adminEmails: string[] }) {
+  async function userByEmail(email: string) {
+    const user = await deps.users.findByEmail(email);
+    if (!user) throw new AppError(404, 'user.not_found', `No account with the email ${email}.`);
+    return user;
+  }
+  return {
+    async run(cmd: AdminCommand): Promise<string> {
+      switch (cmd.command) {
+        case 'user:create': {
+          const user = await deps.users.createWithPassword(
+            { email: cmd.email, proGranted: cmd.pro },
+            await hashPassword(cmd.password),
+          );
+          if (!user) throw new AppError(409, 'auth.email_taken', `An account with the email ${cmd.email} already exists.`);
+          const adminNote =
+            cmd.admin && !deps.adminEmails.includes(cmd.email)
+              ? ` Add ${cmd.email} to ADMIN_EMAILS to make it an administrator.`
+              : cmd.admin
+                ? ' It is an administrator (ADMIN_EMAILS).'
+                : '';
+          return `Created ${cmd.email}${cmd.pro ? ' with Pro' : ''} (id ${user.id}).${adminNote}`;
+        }
+        case 'user:grant-pro': {
+          const user = await userByEmail(cmd.email);
+          await deps.users.update(user.id, { proGranted: true });
+          return `${cmd.email} now has Pro.`;
+        }
+        case 'user:revoke-pro': {
+          const user = await userByEmail(cmd.email);
+          await deps.users.update(user.id, { proGranted: false });
+          return `${cmd.email} no longer has granted Pro (a paid subscription, if any, still counts).`;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// Accounts: local email + password (argon2id) and users coming from OpenID Connect claims.
+import argon2 from 'argon2';
+import { AppError, conflict } from '../errors.js';
+import type { RegisterRequest, LoginRequest } from '../../shared/contracts/index.js';
+import type { User, UsersRepository } from '../db/repositories/users.repository.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
+
+const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, HASH_OPTIONS);
+}
+
+export interface AuthServiceDeps {
+  users: UsersRepository;
+  /** Attempts per IP and per email; replaceable in tests. */
+  ipLimiter?: RateLimiter;
+  emailLimiter?: RateLimiter;
+}
+
+const invalidCredentials = () =>
+  new AppError(401, 'auth.invalid_credentials', 'Incorrect email or password.');
+
+const tooManyAttempts = (retryAfter: number) =>
+  new AppError(
+    429,
+    'auth.rate_limited',
+    'Too many sign-in attempts. Please wait a few minutes and try again.',
+    {},
+    { 'retry-after': String(retryAfter) },
+  );
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const ipLimiter = deps.ipLimiter ?? new RateLimiter(30, 15 * 60_000);
+  const emailLimiter = deps.emailLimiter ?? new RateLimiter(10, 15 * 60_000);
+  // Verifying against a real hash when the email is unknown keeps both answers equally slow.
+  const dummyHash = hashPassword('not-a-real-password-' + Math.random());
+
+  function checkLimits(ip: string, email?: string) {
+    const wait = Math.max(ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(`email:${email}`) : 0);
+    if (wait > 0) throw tooManyAttempts(wait);
+  }
+
+  return {
+    async register(input: RegisterRequest, ip: string): Promise<User> {
+      checkLimits(ip);
+      const hash = await hashPassword(input.password);
+      const user = await deps.users.createWithPassword(
+        { email: input.email, firstName: input.firstName || null, lastName: input.lastName || null },
+        hash,
+      );
+      if (!user) throw conflict('An account with this email already exists. Please sign in.', 'auth.email_taken');
+      return user;
+    },
+
+    async login(input: LoginRequest, ip: string): Promise<User> {
+      checkLimits(ip, input.email);
+      const user = input.email ? await deps.users.findByEmail(input.email) : undefined;
+      const hash = user ? await deps.users.getPasswordHash(user.id) : undefined;
+      const ok = await argon2.verify(hash ?? (await dummyHash), input.password).catch(() => false);
+      if (!user || !hash || !ok) throw invalidCredentials();
+      emailLimiter.reset(`email:${input.email}`);
+      return user;
+    },
+
+    upsertFromClaims(
+      issuer: string,
+      claims: { sub: string; email?: unknown; email_verified?: unknown; given_name?: unknown; family_name?: unknown; picture?: unknown },
+    ): Promise<User> {
+      const str = (v: unknown, max: number) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null);
+      const email = str(claims.email, 320)?.toLowerCase() ?? null;
+      return deps.users.upsertFromIdentity(
+        { issuer, subject: claims.sub },
+        {
+          email,
+          firstName: str(claims.given_name, 255),
+          lastName: str(claims.family_name, 255),
+          profileImageUrl: str(claims.picture, 1000),
+        },
+        claims.email_verified === true,
+      );
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,47 @@
+// Who is Pro, who is admin, and what the quota says. Pure rules over a user row.
+import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
+import type { AuthUser, SubscriptionStatus } from '../../shared/contracts/index.js';
+import type { User } from '../db/repositories/users.repository.js';
+
+export function isPro(user: User, now = new Date()): boolean {
+  return user.proGranted || (user.proUntil !== null && user.proUntil.getTime() > now.getTime());
+}
+
+export function isAdmin(user: User, adminEmails: readonly string[]): boolean {
+  return !!user.email && adminEmails.includes(user.email.toLowerCase());
+}
+
+export function remainingDownloads(user: User): number {
+  return Math.max(0, FREE_DOWNLOAD_LIMIT - user.downloadCount);
+}
+
+export function toAuthUser(user: User, adminEmails: readonly string[], now = new Date()): AuthUser {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    profileImageUrl: user.profileImageUrl,
+    subscriptionStatus: user.subscriptionStatus,
+    isPro: isPro(user, now),
+    isAdmin: isAdmin(user, adminEmails),
+  };
+}
+
+/** The SPEC 3 'Subscription status' shape. `subscription` is filled by billing when there is one. */
+export function subscriptionStatusOf(
+  user: User,
+  subscription: SubscriptionStatus['subscription'] = null,
+  now = new Date(),
+): SubscriptionStatus {
+  const pro = isPro(user, now);
+  const remaining = remainingDownloads(user);
+  return {
+    downloadCount: user.downloadCount,
+    isProUser: pro,
+    subscriptionStatus: pro && user.subscriptionStatus === 'free' ? 'active' : user.subscriptionStatus,
+    canDownload: pro || remaining > 0,
+    remainingDownloads: remaining,
+    subscription,
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320, 'Email is too long')
+  .pipe(z.email('Please enter a valid email address'));
+
+export const registerRequest = z.object({
+  email: emailSchema,
+  password: z.string().min(8, 'Password must be at least 8 characters').max(256, 'Password is too long'),
+  firstName: z.string().trim().max(255).optional(),
+  lastName: z.string().trim().max(255).optional(),
+});
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+export const loginRequest = z.object({
+  email: z.string().trim().toLowerCase().max(320),
+  password: z.string().max(256),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const authUser = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  subscriptionStatus: z.string(),
+  isPro: z.boolean(),
+  isAdmin: z.boolean(),
+});
+export type AuthUser = z.infer<typeof authUser>;
+
+export const healthResponse = z.object({ status: z.literal('ok') });

@@ -1,0 +1,4 @@
+// The contracts module: every request and response schema, imported by server and client alike.
+export * from './common.js';
+export * from './auth.js';
+export * from './subscription.js';

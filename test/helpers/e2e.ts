@@ -1,0 +1,120 @@
+// End-to-end helpers: the built server as a child process (its own DATA_DIR and port) and
+// Debian's Chromium driven by playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  env: Record<string, string>;
+  logs: () => string;
+  /** Runs `npm run cli`-equivalent against this server's configuration. */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-e2e-'));
+  const fullEnv: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy: ${output}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    dataDir,
+    env: fullEnv,
+    logs: () => output,
+    cli: (args) =>
+      new Promise((resolve) => {
+        const p = spawn(process.execPath, ['dist/server/cli.js', ...args], { cwd: ROOT, env: fullEnv });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (d) => (stdout += d));
+        p.stderr.on('data', (d) => (stderr += d));
+        p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+      }),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newPage(browser: Browser, opts: { width?: number; height?: number; downloads?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    acceptDownloads: opts.downloads ?? true,
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** Creates an account through the real sign-in page and lands on the signed-in home. */
+export async function registerInBrowser(page: Page, baseUrl: string, email: string, password = 'correct horse battery'): Promise<void> {
+  await page.goto(`${baseUrl}/api/login`);
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${baseUrl}/`);
+  await page.getByTestId('plan-badge').waitFor();
+}

@@ -1,0 +1,108 @@
+// Builds the real app on a test database, listening on 127.0.0.1 with a random port, and a small
+// cookie-keeping HTTP client that sends a same-origin Origin header like a browser would.
+import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/server/config.js';
+import { createContext, type AppContext, type ContextOverrides } from '../../src/server/context.js';
+import { buildApp } from '../../src/server/app.js';
+import type { DbKind } from '../../src/server/db/client.js';
+import { openTestDatabase } from './test-db.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  baseUrl: string;
+  client(): TestClient;
+  /** A new account, signed in; options are applied directly in the database. */
+  signUp(opts?: { email?: string; pro?: boolean; downloadCount?: number }): Promise<TestClient & { userId: string; email: string }>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export async function createTestApp(
+  opts: { db?: DbKind; env?: Record<string, string>; overrides?: ContextOverrides; configure?: (ctx: AppContext) => void } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const database = await openTestDatabase(opts.db ?? 'pglite');
+  const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
+  opts.configure?.(ctx);
+  const app = await buildApp(ctx, { clientDir: path.join(dataDir, 'no-client') });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // PUBLIC_URL defaults to the port in config; tests talk to the real port, which the Origin check accepts as "own".
+  const testApp: TestApp = {
+    app,
+    ctx,
+    baseUrl,
+    client: () => new TestClient(baseUrl),
+    async signUp(o = {}) {
+      const c = new TestClient(baseUrl);
+      const email = o.email ?? `user${Date.now()}_${++seq}@example.com`;
+      const res = await c.post('/api/auth/register', { email, password: 'correct horse battery' });
+      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+      const { id } = (await res.json()) as { id: string };
+      if (o.pro || o.downloadCount !== undefined) {
+        await ctx.repos.users.update(id, {
+          ...(o.pro ? { proGranted: true } : {}),
+          ...(o.downloadCount !== undefined ? { downloadCount: o.downloadCount } : {}),
+        });
+      }
+      return Object.assign(c, { userId: id, email });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testApp;
+}
+
+export class TestClient {
+  cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const h: Record<string, string> = { origin: this.baseUrl, ...headers };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let payload: string | undefined;
+    if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.baseUrl + p, { method, headers: h, body: payload, redirect: 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i);
+      const value = pair.slice(i + 1);
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(c) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+  get(p: string, headers?: Record<string, string>) {
+    return this.request('GET', p, undefined, headers);
+  }
+  post(p: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request('POST', p, body ?? {}, headers);
+  }
+  patch(p: string, body?: unknown) {
+    return this.request('PATCH', p, body ?? {});
+  }
+  delete(p: string) {
+    return this.request('DELETE', p);
+  }
+}

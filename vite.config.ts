@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, 'src/client'),
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
+      '@client': path.resolve(import.meta.dirname, 'src/client'),
+    },
+  },
+  build: {
+    outDir: path.resolve(import.meta.dirname, 'dist/client'),
+    emptyOutDir: false,
+    sourcemap: false,
+  },
+  server: { proxy: { '/api': 'http://localhost:5000' } },
+});
