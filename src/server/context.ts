@@ -26,9 +26,14 @@ export function createContext(config: Config, database: Database, logger: Logger
     auth: createAuthService({ users: repos.users }),
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
+  /**
+   * Called with TikTok's raw `itemStruct` after every successful video page lookup (downloader
+   * issue calls them; trends issue records first-party observations). Must not throw or block.
+   */
+  const videoObservers: Array<(itemStruct: Record<string, unknown>) => void> = [];
   /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
   const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
-  return { config, database, db, logger, repos, adapters, services, guards, background };
+  return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };
 }
 
 export type AppContext = ReturnType<typeof createContext>;
