@@ -135,11 +135,20 @@ export const subscriptions = pgTable(
     nextBillingTime: ts('next_billing_time'),
     paidThrough: ts('paid_through'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    // The provider's approval link, reused while the checkout is open (one checkout per user).
+    approvalUrl: varchar('approval_url', { length: 2000 }),
+    // Provider's status_update_time of the snapshot stored: an older snapshot never overwrites a newer one.
+    statusUpdatedAt: ts('status_updated_at'),
+    // Failed renewal attempts reported by the provider (0 after a successful payment).
+    failedPayments: integer('failed_payments').notNull().default(0),
     lastSyncedAt: ts('last_synced_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('subscriptions_provider_id_idx').on(t.provider, t.providerSubscriptionId)],
+  (t) => [
+    uniqueIndex('subscriptions_provider_id_idx').on(t.provider, t.providerSubscriptionId),
+    index('subscriptions_user_idx').on(t.userId),
+  ],
 );
 
 export const billingEvents = pgTable('billing_events', {
