@@ -8,6 +8,10 @@ import { createSessionsRepository } from './db/repositories/sessions.repository.
 import { createAuthService } from './services/auth.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
+import { createBlogPostsRepository } from './db/repositories/blog-posts.repository.js';
+import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
+import { createBlogService } from './services/blog.service.js';
+import { createTrendingVideosService } from './services/trending-videos.service.js';
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
@@ -18,12 +22,16 @@ export function createContext(config: Config, database: Database, logger: Logger
   const repos = {
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
+    blogPosts: createBlogPostsRepository(db),
+    trendingVideos: createTrendingVideosRepository(db),
   };
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
   };
   const services = {
     auth: createAuthService({ users: repos.users }),
+    blog: createBlogService({ posts: repos.blogPosts }),
+    trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
   /**

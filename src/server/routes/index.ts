@@ -4,11 +4,15 @@ import type { AppContext } from '../context.js';
 import { healthRoutes } from './health.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { subscriptionRoutes } from './subscription.routes.js';
+import { blogRoutes } from './blog.routes.js';
+import { trendingVideosRoutes } from './trending-videos.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
   authRoutes,
   subscriptionRoutes,
+  blogRoutes,
+  trendingVideosRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

@@ -2,3 +2,5 @@
 export * from './common.js';
 export * from './auth.js';
 export * from './subscription.js';
+export * from './blog.js';
+export * from './trending-videos.js';

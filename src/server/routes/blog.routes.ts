@@ -1,0 +1,58 @@
+// Blog: your posts (signed in), published posts (anyone), and the HTML shell of /blog/<slug> with
+// link-preview tags for bots that do not run JavaScript.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import {
+  blogPost,
+  blogPostIdParams,
+  blogPostList,
+  blogSlugParams,
+  createBlogPostRequest,
+  publicBlogPost,
+} from '../../shared/contracts/index.js';
+import { injectPostPreview } from '../services/blog-page-html.js';
+
+// The same folder app.ts serves the built client from.
+const INDEX_HTML = path.resolve('dist/client/index.html');
+
+export function blogRoutes(app: ZApp, ctx: AppContext) {
+  const blog = ctx.services.blog;
+
+  app.get('/api/blog/posts', { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } }, async (request) =>
+    blog.listMine(request.user!.id),
+  );
+
+  app.post(
+    '/api/blog/posts',
+    { preHandler: ctx.guards.user, schema: { body: createBlogPostRequest, response: { 201: blogPost } } },
+    async (request, reply) => reply.status(201).send(await blog.create(request.user!.id, request.body)),
+  );
+
+  app.delete(
+    '/api/blog/posts/:id',
+    { preHandler: ctx.guards.user, schema: { params: blogPostIdParams, response: { 200: z.object({ success: z.literal(true) }) } } },
+    async (request) => {
+      await blog.remove(request.user!.id, request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.get('/api/blog/public/:slug', { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } }, async (request) =>
+    blog.getPublished(request.params.slug),
+  );
+
+  app.get('/blog/:slug', { schema: { params: z.object({ slug: z.string().max(1000) }) } }, async (request, reply) => {
+    const preview = await blog.preview(request.params.slug);
+    let html: string | null = null;
+    if (preview) html = await fs.readFile(INDEX_HTML, 'utf8').catch(() => null);
+    // Drafts, unknown slugs and an unbuilt client get the ordinary SPA answer.
+    if (!preview || html === null) return reply.callNotFound();
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(injectPostPreview(html, preview, ctx.config.publicUrl));
+  });
+}

@@ -1,0 +1,44 @@
+// The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import {
+  boostRequest,
+  createTrendingVideoRequest,
+  trendingListQuery,
+  trendingVideo,
+  trendingVideoIdParams,
+  trendingVideoList,
+} from '../../shared/contracts/index.js';
+
+export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
+  const trending = ctx.services.trendingVideos;
+  const pro = ctx.guards.pro;
+
+  app.get(
+    '/api/trending-videos',
+    { preHandler: pro, schema: { querystring: trendingListQuery, response: { 200: trendingVideoList } } },
+    async (request) => trending.list(request.user!, request.query.platform),
+  );
+
+  app.post(
+    '/api/trending-videos',
+    { preHandler: pro, schema: { body: createTrendingVideoRequest, response: { 201: trendingVideo } } },
+    async (request, reply) => reply.status(201).send(await trending.curate(request.user!, request.body)),
+  );
+
+  app.patch(
+    '/api/trending-videos/:id/score',
+    { preHandler: pro, schema: { params: trendingVideoIdParams, body: boostRequest, response: { 200: trendingVideo } } },
+    async (request) => trending.boost(request.user!, request.params.id),
+  );
+
+  app.delete(
+    '/api/trending-videos/:id',
+    { preHandler: pro, schema: { params: trendingVideoIdParams, response: { 200: z.object({ success: z.literal(true) }) } } },
+    async (request) => {
+      await trending.remove(request.user!, request.params.id);
+      return { success: true as const };
+    },
+  );
+}

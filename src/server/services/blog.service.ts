@@ -1,0 +1,103 @@
+// Blog rules (DECISIONS 6): posts belong to their author, slugs are unique site-wide, published
+// posts are readable by anyone with Markdown rendered sanitised.
+import crypto from 'node:crypto';
+import { AppError, notFound } from '../errors.js';
+import type { BlogPostRow, BlogPostsRepository } from '../db/repositories/blog-posts.repository.js';
+import type { BlogPost, PublicBlogPost, createBlogPostRequest } from '../../shared/contracts/blog.js';
+import { slugify } from '../../shared/slug.js';
+import { plainText, renderMarkdown } from './markdown.js';
+import type { z } from 'zod';
+
+export type CreateBlogPostInput = z.output<typeof createBlogPostRequest>;
+
+export const SLUG_TAKEN_MESSAGE = 'That slug is already in use';
+
+export interface PostPreview {
+  title: string;
+  description: string;
+  image: string | null;
+  slug: string;
+  publishedAt: string;
+}
+
+export function toBlogPost(row: BlogPostRow): BlogPost {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    excerpt: row.excerpt,
+    slug: row.slug,
+    status: row.status,
+    featuredImage: row.featuredImage,
+    tags: row.tags,
+    authorId: row.authorId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function createBlogService(deps: { posts: BlogPostsRepository }) {
+  return {
+    async listMine(authorId: string): Promise<BlogPost[]> {
+      return (await deps.posts.listByAuthor(authorId)).map(toBlogPost);
+    },
+
+    async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
+      let slug: string;
+      if (input.slug) {
+        // A typed slug is normalised by the same rule, so every URL is clean.
+        slug = slugify(input.slug);
+        if (!slug) throw new AppError(400, 'blog.slug_invalid', 'Slug must contain letters or numbers');
+      } else {
+        // A title with no Latin letters or digits (e.g. all emoji) still gets a usable slug.
+        slug = slugify(input.title) || `post-${crypto.randomBytes(4).toString('hex')}`;
+      }
+      const row = await deps.posts.insert({
+        title: input.title,
+        content: input.content,
+        excerpt: input.excerpt,
+        slug,
+        status: input.status,
+        featuredImage: input.featuredImage,
+        tags: input.tags,
+        authorId,
+      });
+      if (!row) throw new AppError(409, 'blog.slug_taken', SLUG_TAKEN_MESSAGE, { field: 'slug', slug });
+      return toBlogPost(row);
+    },
+
+    async remove(authorId: string, id: number): Promise<void> {
+      // Someone else's post answers exactly like a missing one: no hint that the id exists.
+      if (!(await deps.posts.deleteOwned(id, authorId))) throw notFound('Post not found', 'blog.not_found');
+    },
+
+    async getPublished(slug: string): Promise<PublicBlogPost> {
+      const row = await deps.posts.findPublishedBySlug(slug);
+      if (!row) throw notFound('Post not found', 'blog.not_found');
+      return {
+        title: row.title,
+        slug: row.slug,
+        excerpt: row.excerpt,
+        featuredImage: row.featuredImage,
+        tags: row.tags,
+        html: renderMarkdown(row.content),
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+      };
+    },
+
+    /** What a link preview needs for a published post, or null. */
+    async preview(slug: string): Promise<PostPreview | null> {
+      const row = await deps.posts.findPublishedBySlug(slug);
+      if (!row) return null;
+      return {
+        title: row.title,
+        description: row.excerpt || plainText(row.content),
+        image: row.featuredImage,
+        slug: row.slug,
+        publishedAt: row.createdAt.toISOString(),
+      };
+    },
+  };
+}
+export type BlogService = ReturnType<typeof createBlogService>;

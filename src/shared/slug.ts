@@ -1,0 +1,16 @@
+// SPEC 5 'Blog post': a slug is the title lowercased, every run of non-alphanumerics replaced by
+// one hyphen, leading and trailing hyphens trimmed. Shared so the form can preview it.
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** SPEC 5: comma-separated tags, trimmed, blanks dropped. */
+export function splitTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
