@@ -1,13 +1,19 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { useAuth } from './hooks/use-auth';
-import { NavBar } from './components/nav-bar';
+import { useToast } from './hooks/use-toast';
+import { PublicHeader } from './components/public-header';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
-import { publicRoutes, signedInRoutes } from './routes';
+import { publicRoutes } from './routes';
 import { Spinner } from './components/ui/spinner';
 
-function PageFallback() {
+// Everything a signed-in person needs (nav bar, tooltips, screens) loads on demand, so the
+// signed-out landing page ships only React, the router, the query client and itself.
+const SignedInShell = lazy(() => import('./signed-in-shell'));
+const Toaster = lazy(() => import('./components/ui/toaster'));
+
+export function PageFallback() {
   return (
     <div className="flex min-h-[50vh] items-center justify-center">
       <Spinner />
@@ -17,23 +23,35 @@ function PageFallback() {
 
 export function App() {
   const { isAuthenticated, isLoading } = useAuth();
-  if (isLoading) return <PageFallback />;
+  // The toast UI is loaded with the first toast.
+  const hasToasts = useToast().toasts.length > 0;
   return (
     <div className="min-h-screen">
-      <NavBar />
-      <Suspense fallback={<PageFallback />}>
-        <Switch>
-          {publicRoutes.map((r) => (
-            <Route key={r.path} path={r.path} component={r.component} />
-          ))}
-          {isAuthenticated ? (
-            signedInRoutes.map((r) => <Route key={r.path} path={r.path} component={r.component} />)
-          ) : (
-            <Route path="/" component={LandingPage} />
-          )}
-          <Route component={NotFoundPage} />
-        </Switch>
-      </Suspense>
+      {isLoading ? (
+        <PageFallback />
+      ) : isAuthenticated ? (
+        <Suspense fallback={<PageFallback />}>
+          <SignedInShell />
+        </Suspense>
+      ) : (
+        <>
+          <PublicHeader />
+          <Suspense fallback={<PageFallback />}>
+            <Switch>
+              <Route path="/" component={LandingPage} />
+              {publicRoutes.map((r) => (
+                <Route key={r.path} path={r.path} component={r.component} />
+              ))}
+              <Route component={NotFoundPage} />
+            </Switch>
+          </Suspense>
+        </>
+      )}
+      {hasToasts && (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,9 +1,9 @@
 // The sticky app bar of SPEC 2 'Navigation bar'.
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Crown, Lock, LogIn, LogOut, Menu, Video, X } from 'lucide-react';
+import { Crown, Lock, LogOut, Menu, X } from 'lucide-react';
+import { Logo } from './logo';
 import { FREE_DOWNLOAD_LIMIT, HEADER_UPGRADE_LINK_AT, SCROLL_THRESHOLD_PX } from '@shared/constants';
-import { useAuth } from '../hooks/use-auth';
 import { useSubscriptionStatus } from '../hooks/use-subscription';
 import { Tooltip } from './ui/tooltip';
 import { NAV_ITEMS, type NavItem } from './nav-items';
@@ -24,20 +24,6 @@ function useShowOnScrollUp(): boolean {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
   return visible;
-}
-
-function Logo() {
-  return (
-    <Link href="/" className="flex items-center gap-2" aria-label="Social Media Toolkit home">
-      <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-gradient-to-br from-pink-500 to-violet-600 text-white">
-        <Video className="h-5 w-5" aria-hidden />
-      </span>
-      <span className="leading-tight">
-        <span className="block text-base font-bold text-slate-900">Social Media Toolkit</span>
-        <span className="block text-xs text-slate-500">Complete Content Suite</span>
-      </span>
-    </Link>
-  );
 }
 
 function PlanBadge() {
@@ -108,8 +94,7 @@ function NavEntry({ item, locked, loading, mobile, onNavigate }: { item: NavItem
 }
 
 export function NavBar() {
-  const { isAuthenticated } = useAuth();
-  const status = useSubscriptionStatus(isAuthenticated);
+  const status = useSubscriptionStatus();
   const showRow = useShowOnScrollUp();
   const [menuOpen, setMenuOpen] = useState(false);
   const loading = status.isLoading;
@@ -120,9 +105,7 @@ export function NavBar() {
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
         <Logo />
         <div className="flex items-center gap-3">
-          {isAuthenticated ? (
-            <>
-              <PlanBadge />
+          <PlanBadge />
               <a href="/api/logout" className="hidden items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 md:flex">
                 <LogOut className="h-4 w-4" aria-hidden /> Logout
               </a>
@@ -135,16 +118,8 @@ export function NavBar() {
               >
                 {menuOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
               </button>
-            </>
-          ) : (
-            <a href="/api/login" className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-violet-700">
-              <LogIn className="h-4 w-4" aria-hidden /> Sign In
-            </a>
-          )}
         </div>
       </div>
-      {isAuthenticated && (
-        <>
           <nav
             data-testid="desktop-nav"
             data-visible={showRow}
@@ -165,8 +140,6 @@ export function NavBar() {
               </a>
             </nav>
           )}
-        </>
-      )}
     </header>
   );
 }

@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import { TOAST_DURATION, TOAST_SWIPE_THRESHOLD } from '@shared/constants';
 import { dismiss, useToast } from '../../hooks/use-toast';
 
-export function Toaster() {
+export default function Toaster() {
   const { toasts } = useToast();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD}>
