@@ -8,6 +8,7 @@ import { createSessionsRepository } from './db/repositories/sessions.repository.
 import { createAuthService } from './services/auth.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
+import { createHttpClient, type HttpClient } from './adapters/http/index.js';
 import { createBlogPostsRepository } from './db/repositories/blog-posts.repository.js';
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
 import { createBlogService } from './services/blog.service.js';
@@ -15,6 +16,8 @@ import { createTrendingVideosService } from './services/trending-videos.service.
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
+  /** The guarded outbound HTTP client (tests may inject one with a fake DNS resolver). */
+  http?: HttpClient;
 }
 
 export function createContext(config: Config, database: Database, logger: Logger, overrides: ContextOverrides = {}) {
@@ -27,6 +30,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   };
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
+    http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
   const services = {
     auth: createAuthService({ users: repos.users }),

@@ -1,0 +1,288 @@
+/**
+ * The one guarded HTTP client. Every outbound request to a URL that a user (or an outside page)
+ * supplied goes through here. Build it once (ctx.adapters.http) and pass it to adapters.
+ *
+ *   const res = await ctx.adapters.http.request('https://www.tiktok.com/@a/video/1', {
+ *     allow: ['www.tiktok.com', '*.tiktokcdn.com'],  // per-platform allow-list (exact or *.domain)
+ *     jar,                     // optional CookieJar: sends matching cookies, stores Set-Cookie of every hop
+ *     headers: { 'user-agent': '...' },
+ *     signal,                  // abort = the upstream socket is destroyed
+ *     maxRedirects: 5,         // 0 = return the 3xx itself (e.g. to read a short link's Location)
+ *     maxBytes,                // optional ceiling for the streamed body (error once exceeded)
+ *   });
+ *   res.status; res.url (final, real URL); res.headers; res.redirects
+ *   await res.text()           // page body, refused above PAGE_MAX_BYTES (or text(limit))
+ *   res.body                   // Node Readable for streaming (pipe it; backpressure is kept)
+ *   await res.dump()           // discard the body and free the socket
+ *
+ * Guarantees: http(s) only (https unless `allowHttp`), default ports only, no userinfo, host must
+ * match the allow-list, DNS answers are checked at connect time so a name resolving to a private,
+ * loopback or link-local address is refused (no rebinding window: the checked address is the one
+ * connected to), IP literals are checked too, every redirect is re-checked the same way, redirect
+ * limit, connect / headers / idle-body timeouts.
+ *
+ * UPSTREAM_HOST_MAP (config, refused in production) re-routes below this layer: the request goes
+ * to the mapped origin with the original `Host` header, while callers, the allow-list and the
+ * cookie jar keep seeing the real URL. Only mapped targets may be loopback; a user URL never is.
+ *
+ * Errors are `HttpClientError` (an AppError): code `upstream.blocked` (400, refused by policy),
+ * `upstream.too_large`, `upstream.timeout`, `upstream.unavailable` (424). Callers may re-map them.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import { Readable, Transform } from 'node:stream';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { AppError } from '../../errors.js';
+import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
+import type { CookieJar } from './cookie-jar.js';
+
+export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
+
+export type HttpErrorKind = 'blocked' | 'too_large' | 'timeout' | 'unavailable';
+
+export class HttpClientError extends AppError {
+  constructor(readonly kind: HttpErrorKind, message: string) {
+    const codes = { blocked: [400, 'upstream.blocked'], too_large: [424, 'upstream.too_large'], timeout: [424, 'upstream.timeout'], unavailable: [424, 'upstream.unavailable'] } as const;
+    super(codes[kind][0], codes[kind][1], message);
+    this.name = 'HttpClientError';
+  }
+}
+
+export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface HttpClientOptions {
+  /** UPSTREAM_HOST_MAP: exact host or `*.domain` -> origin. Empty in production. */
+  hostMap?: Record<string, string>;
+  /** DNS resolver (tests inject one to simulate a name resolving to a private address). */
+  lookup?: LookupFn;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  /** Longest silence allowed while a body is streaming. */
+  idleTimeoutMs?: number;
+}
+
+export interface RequestOptions {
+  allow: readonly HostPattern[];
+  method?: 'GET' | 'HEAD' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  jar?: CookieJar;
+  signal?: AbortSignal;
+  maxRedirects?: number;
+  maxBytes?: number;
+  allowHttp?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  url: string;
+  redirects: string[];
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+  header(name: string): string | undefined;
+  text(limit?: number): Promise<string>;
+  json<T = unknown>(limit?: number): Promise<T>;
+  dump(): Promise<void>;
+}
+
+const defaultLookup: LookupFn = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+export function createHttpClient(opts: HttpClientOptions = {}) {
+  const hostMap = opts.hostMap ?? {};
+  const resolve = opts.lookup ?? defaultLookup;
+  const connectTimeout = opts.connectTimeoutMs ?? 10_000;
+  const headersTimeout = opts.headersTimeoutMs ?? 15_000;
+  const bodyTimeout = opts.idleTimeoutMs ?? 30_000;
+
+  // net/tls call this at connect time, so the address we check is the address we connect to.
+  const guardedLookup = (hostname: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    resolve(hostname).then(
+      (answers) => {
+        if (answers.length === 0) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
+        const bad = answers.find((a) => isPrivateAddress(a.address));
+        if (bad) return cb(Object.assign(new Error('private address refused'), { code: 'EPRIVATEADDR' }));
+        if (options?.all) cb(null, answers);
+        else cb(null, answers[0].address, answers[0].family);
+      },
+      (err) => cb(err),
+    );
+  };
+  const guarded = new Agent({
+    connect: { timeout: connectTimeout, lookup: guardedLookup as never },
+    headersTimeout,
+    bodyTimeout,
+    maxRedirections: 0,
+  } as Agent.Options);
+  // Mapped targets come from configuration (tests), never from a user: loopback is fine there.
+  const mapped = new Agent({ connect: { timeout: connectTimeout }, headersTimeout, bodyTimeout } as Agent.Options);
+
+  function mapTarget(url: URL): URL | null {
+    const host = normaliseHost(url.hostname);
+    let origin = hostMap[host];
+    if (!origin) {
+      const wildcard = Object.keys(hostMap)
+        .filter((k) => k.startsWith('*.') && (host === k.slice(2) || host.endsWith(k.slice(1))))
+        .sort((a, b) => b.length - a.length)[0];
+      origin = wildcard ? hostMap[wildcard] : '';
+    }
+    if (!origin) return null;
+    return new URL(url.pathname + url.search, origin);
+  }
+
+  function check(url: URL, o: RequestOptions): void {
+    if (url.protocol !== 'https:' && !(o.allowHttp && url.protocol === 'http:')) throw blocked('Only https links are allowed.');
+    if (url.username || url.password) throw blocked('Links with a user name or password are not allowed.');
+    if (url.port && url.port !== (url.protocol === 'https:' ? '443' : '80')) throw blocked('Links with a custom port are not allowed.');
+    const host = normaliseHost(url.hostname);
+    if (!hostAllowed(host, o.allow)) throw blocked('This link points to a host that is not allowed.');
+    if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('This link points to a private address.');
+  }
+
+  async function send(url: URL, o: RequestOptions, method: string, body: string | undefined): Promise<Dispatcher.ResponseData> {
+    const target = mapTarget(url);
+    const headers: Record<string, string> = { ...o.headers };
+    const cookie = o.jar?.headerFor(url);
+    if (cookie) headers.cookie = cookie;
+    if (target) headers.host = url.host;
+    try {
+      return await undiciRequest(target ?? url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: o.signal,
+        dispatcher: target ? mapped : guarded,
+      });
+    } catch (err) {
+      throw translate(err, o.signal);
+    }
+  }
+
+  async function request(input: string | URL, o: RequestOptions): Promise<HttpResponse> {
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw blocked('This is not a valid link.');
+    }
+    const maxRedirects = o.maxRedirects ?? 5;
+    const redirects: string[] = [];
+    let method = o.method ?? 'GET';
+    let body = o.body;
+    for (;;) {
+      check(url, o);
+      const res = await send(url, o, method, body);
+      o.jar?.setFromResponse(url, res.headers['set-cookie']);
+      const location = res.headers.location;
+      if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && maxRedirects > 0) {
+        res.body.resume();
+        if (redirects.length >= maxRedirects) throw new HttpClientError('unavailable', 'The site redirected too many times.');
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new HttpClientError('unavailable', 'The site answered with a broken redirect.');
+        }
+        redirects.push(next.href);
+        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        url = next;
+        continue;
+      }
+      return wrap(res, url.href, redirects, o);
+    }
+  }
+
+  return {
+    request,
+    /** GET a page and read it whole, refusing bodies above `limit` bytes. */
+    async getText(url: string | URL, o: RequestOptions & { limit?: number }) {
+      const res = await request(url, o);
+      return { status: res.status, url: res.url, headers: res.headers, redirects: res.redirects, text: await res.text(o.limit) };
+    },
+    async close() {
+      await Promise.all([guarded.close(), mapped.close()]);
+    },
+  };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+function blocked(message: string) {
+  return new HttpClientError('blocked', message);
+}
+
+function translate(err: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted) return err instanceof Error ? err : new Error('aborted');
+  if (err instanceof HttpClientError) return err;
+  const e = err as { code?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (code === 'EPRIVATEADDR') return blocked('This link points to a private address.');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return new HttpClientError('timeout', 'The site took too long to answer.');
+  return new HttpClientError('unavailable', 'The site could not be reached.');
+}
+
+function wrap(res: Dispatcher.ResponseData, url: string, redirects: string[], o: RequestOptions): HttpResponse {
+  let body: Readable = res.body;
+  if (o.maxBytes !== undefined) body = res.body.pipe(byteCeiling(o.maxBytes, () => res.body.destroy()));
+  body.on('error', () => {}); // consumers get errors through their own pipeline; never crash the process
+  const readAll = async (limit: number) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > limit) {
+          body.destroy();
+          res.body.destroy();
+          throw new HttpClientError('too_large', 'The page is larger than allowed.');
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw translate(err, o.signal);
+    }
+    return Buffer.concat(chunks);
+  };
+  return {
+    status: res.statusCode,
+    url,
+    redirects,
+    headers: res.headers,
+    body,
+    header(name) {
+      const v = res.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    async text(limit = PAGE_MAX_BYTES) {
+      return (await readAll(limit)).toString('utf8');
+    },
+    async json<T>(limit = PAGE_MAX_BYTES) {
+      return JSON.parse((await readAll(limit)).toString('utf8')) as T;
+    },
+    async dump() {
+      body.resume();
+      await new Promise<void>((r) => {
+        body.once('end', r);
+        body.once('close', r);
+        body.once('error', () => r());
+      });
+    },
+  };
+}
+
+function byteCeiling(max: number, onExceed: () => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > max) {
+        onExceed();
+        return cb(new HttpClientError('too_large', 'The file is larger than allowed.'));
+      }
+      cb(null, chunk);
+    },
+  });
+}
