@@ -44,6 +44,23 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Trust X-Forwarded-* from a reverse proxy (needed behind a load balancer for per-IP limits).
   TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
+  // Media processing, results store and transcription (issue 5; see README 'Audio and captions').
+  FFMPEG_PATH: optionalString,
+  FFPROBE_PATH: optionalString,
+  MEDIA_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  MEDIA_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).optional(),
+  MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
+  MEDIA_MAX_INPUT_MB: z.coerce.number().int().min(1).max(4096).default(300),
+  MEDIA_RESULT_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  TRANSCRIBE_API_URL: optionalUrl,
+  TRANSCRIBE_API_KEY: optionalString,
+  TRANSCRIBE_MODEL: z.string().default('whisper-1'),
+  POCKETSPHINX_MODEL_DIR: z.string().default('/usr/share/pocketsphinx/model/en-us'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -8,6 +8,10 @@ import { createSessionsRepository } from './db/repositories/sessions.repository.
 import { createAuthService } from './services/auth.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
+import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
+import { createMediaFeature } from './services/media-feature.js';
+import { createTikTokMediaSource, type MediaSource } from './services/media-source.js';
+import type { TranscriptionEngine } from './adapters/asr/types.js';
 import { createHttpClient, type HttpClient } from './adapters/http/index.js';
 import { createBlogPostsRepository } from './db/repositories/blog-posts.repository.js';
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
@@ -16,6 +20,9 @@ import { createTrendingVideosService } from './services/trending-videos.service.
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
+  /** Audio/captions: the video platform and the transcription engines (tests). */
+  mediaSource?: MediaSource;
+  transcriptionEngines?: TranscriptionEngine[];
   /** The guarded outbound HTTP client (tests may inject one with a fake DNS resolver). */
   http?: HttpClient;
 }
@@ -25,6 +32,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const repos = {
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
+    mediaResults: createMediaResultsRepository(db),
     blogPosts: createBlogPostsRepository(db),
     trendingVideos: createTrendingVideosRepository(db),
   };
@@ -32,8 +40,14 @@ export function createContext(config: Config, database: Database, logger: Logger
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
     http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
+  // Reads services.video lazily: the downloader's video service is built in the same literal below.
+  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => services as never);
+  const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
   const services = {
     auth: createAuthService({ users: repos.users }),
+    mediaResults: mediaFeature.results,
+    audio: mediaFeature.audio,
+    transcription: mediaFeature.transcription,
     blog: createBlogService({ posts: repos.blogPosts }),
     trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
   };
@@ -45,6 +59,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const videoObservers: Array<(itemStruct: Record<string, unknown>) => void> = [];
   /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
   const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
+  background.push(mediaFeature.cleanupJob);
   return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };
 }
 

@@ -6,6 +6,9 @@ import { authRoutes } from './auth.routes.js';
 import { subscriptionRoutes } from './subscription.routes.js';
 import { blogRoutes } from './blog.routes.js';
 import { trendingVideosRoutes } from './trending-videos.routes.js';
+import { audioRoutes } from './audio.routes.js';
+import { transcriptionRoutes } from './transcription.routes.js';
+import { mediaRoutes } from './media.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
@@ -13,6 +16,9 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   subscriptionRoutes,
   blogRoutes,
   trendingVideosRoutes,
+  audioRoutes,
+  transcriptionRoutes,
+  mediaRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

@@ -4,3 +4,5 @@ export * from './auth.js';
 export * from './subscription.js';
 export * from './blog.js';
 export * from './trending-videos.js';
+export * from './audio.js';
+export * from './transcription.js';

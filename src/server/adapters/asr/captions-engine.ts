@@ -1,0 +1,36 @@
+// Engine 1: the captions TikTok itself lists for the video (WebVTT). Cheapest and usually best.
+import { parseWebVtt } from '../../../shared/captions.js';
+import { languageCode, type SubtitleTrack, type TranscriptionEngine } from './types.js';
+
+// Creator captions beat automatic ones; machine translations come last.
+const SOURCE_RANK: Record<string, number> = { LC: 0, ASR: 1, MT: 3 };
+
+/** The best WebVTT track: original (not translated) first, then English, then the first listed. */
+export function pickSubtitleTrack(tracks: SubtitleTrack[], preferred = 'en'): SubtitleTrack | null {
+  const vtt = tracks.filter((t) => t.url && /^webvtt$/i.test(t.format));
+  if (!vtt.length) return null;
+  const score = (t: SubtitleTrack) =>
+    (SOURCE_RANK[(t.source ?? '').toUpperCase()] ?? 2) * 10 + (languageCode(t.language) === preferred ? 0 : 1);
+  return vtt.map((t, i) => ({ t, i, s: score(t) })).sort((a, b) => a.s - b.s || a.i - b.i)[0].t;
+}
+
+export function createCaptionsEngine(): TranscriptionEngine {
+  return {
+    id: 'captions',
+    local: false,
+    unavailableReason: () => null,
+    async transcribe(input) {
+      const track = pickSubtitleTrack(input.subtitles);
+      if (!track) return null;
+      let cues;
+      try {
+        cues = parseWebVtt(await input.fetchText(track.url, input.signal));
+      } catch (err) {
+        if (input.signal?.aborted) throw err;
+        return null; // a broken or expired caption link: fall through to the next engine
+      }
+      if (!cues.length) return null;
+      return { language: languageCode(track.language), cues };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Engine 2: an OpenAI-compatible `/v1/audio/transcriptions` (OpenAI, Groq, whisper.cpp server,
+// faster-whisper servers), verbose JSON with segments. The URL is operator configuration, not
+// user input, so it does not go through the user-URL guard.
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../errors.js';
+import { languageCode, type TranscriptionEngine } from './types.js';
+
+export interface OpenAiTranscribeConfig {
+  url: string;
+  apiKey?: string;
+  model: string;
+  timeoutMs: number;
+}
+
+/** Accepts a base (`https://api.openai.com`), a `/v1` base, or the full endpoint. */
+export function transcriptionEndpoint(url: string): string {
+  const u = url.replace(/\/+$/, '');
+  if (/\/audio\/transcriptions$/.test(u)) return u;
+  if (/\/v\d+$/.test(u) || /\/openai$/.test(u)) return `${u}/audio/transcriptions`;
+  return `${u}/v1/audio/transcriptions`;
+}
+
+interface VerboseJson {
+  text?: string;
+  language?: string;
+  duration?: number;
+  segments?: Array<{ id?: number; start?: number; end?: number; text?: string }>;
+}
+
+export function createOpenAiEngine(
+  cfg: OpenAiTranscribeConfig | null,
+  prepareUpload: (mediaFile: string, outFile: string, signal?: AbortSignal) => Promise<void>,
+): TranscriptionEngine {
+  return {
+    id: 'api',
+    local: false,
+    unavailableReason: () => (cfg ? null : 'set TRANSCRIBE_API_URL (and TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL) to use a transcription API'),
+    async transcribe(input) {
+      if (!cfg) return null;
+      const upload = path.join(input.workDir, 'upload.mp3');
+      await prepareUpload(await input.mediaFile(), upload, input.signal);
+      const form = new FormData();
+      form.set('file', await fs.openAsBlob(upload, { type: 'audio/mpeg' }), 'audio.mp3');
+      form.set('model', cfg.model);
+      form.set('response_format', 'verbose_json');
+      form.append('timestamp_granularities[]', 'segment');
+      const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(cfg.timeoutMs)]) : AbortSignal.timeout(cfg.timeoutMs);
+      let res: Response;
+      try {
+        res = await fetch(transcriptionEndpoint(cfg.url), {
+          method: 'POST',
+          body: form,
+          headers: cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {},
+          signal,
+        });
+      } catch (err) {
+        if (input.signal?.aborted) throw err;
+        throw new AppError(502, 'transcription.upstream', 'The transcription service did not answer. Please try again.');
+      }
+      if (res.status === 429) {
+        throw new AppError(503, 'transcription.busy', 'The transcription service is busy. Please try again in a minute.', {}, { 'retry-after': res.headers.get('retry-after') ?? '30' });
+      }
+      if (!res.ok) throw new AppError(502, 'transcription.upstream', `The transcription service answered ${res.status}. Please try again later.`);
+      let body: VerboseJson;
+      try {
+        body = (await res.json()) as VerboseJson;
+      } catch {
+        throw new AppError(502, 'transcription.upstream', 'The transcription service sent an unreadable answer.');
+      }
+      const cues = (body.segments ?? [])
+        .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')
+        .map((s) => ({ start: s.start!, end: s.end!, text: s.text!.trim() }));
+      // A plain-JSON answer without segments: one segment over the whole clip.
+      if (!cues.length && body.text?.trim()) cues.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });
+      return { language: languageCode(body.language), cues };
+    },
+  };
+}

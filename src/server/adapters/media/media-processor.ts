@@ -1,0 +1,84 @@
+// Media jobs: a pool slot, a temporary directory, the download written to disk (seekable-safe),
+// ffmpeg runs with limits, and errors turned into clear API errors.
+import os from 'node:os';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../errors.js';
+import { apiUploadArgs, mp3Args } from './ffmpeg-args.js';
+import { checkOutputFile, probe, ProcessError, runProcess, type ProbeResult } from './media-runner.js';
+import { streamToFile, withTempDir } from './temp-files.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
+
+export interface MediaProcessorConfig {
+  ffmpeg: string;
+  ffprobe: string;
+  tmpRoot: string;
+  timeoutMs: number;
+  maxInputBytes: number;
+  concurrency?: number;
+  maxQueue?: number;
+}
+
+export const unreadable = () =>
+  new AppError(422, 'media.unreadable', 'This video file could not be read. Please try a different video.');
+
+/** Turns a failed process into the error a person can act on. */
+export function processFailure(err: unknown): unknown {
+  if (!(err instanceof ProcessError)) return err;
+  if (err.reason === 'aborted') return new AppError(499, 'request.aborted', 'The request was cancelled.');
+  if (err.reason === 'timeout') return new AppError(504, 'media.timeout', 'Processing this video took too long. Please try a shorter video.');
+  if (err.reason === 'spawn') return new AppError(503, 'media.unavailable', 'Media processing is not available on this server (ffmpeg could not be started).');
+  return unreadable();
+}
+
+export function createMediaProcessor(cfg: MediaProcessorConfig) {
+  const concurrency = cfg.concurrency ?? Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  const pool: WorkerPool = createWorkerPool({ concurrency, maxQueue: cfg.maxQueue ?? concurrency * 4 });
+  const run = (signal?: AbortSignal) => ({ timeoutMs: cfg.timeoutMs, signal });
+
+  const wrap = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } catch (err) {
+      throw processFailure(err);
+    }
+  };
+
+  return {
+    config: cfg,
+    pool,
+    /** Runs `fn` in a pool slot with a fresh temporary directory that is always removed. */
+    job<T>(signal: AbortSignal | undefined, fn: (dir: string) => Promise<T>): Promise<T> {
+      return pool.run(() => withTempDir(cfg.tmpRoot, fn), signal);
+    },
+    download(source: Readable, file: string, opts: { expectedBytes?: number | null; signal?: AbortSignal }) {
+      return streamToFile(source, file, { maxBytes: cfg.maxInputBytes, ...opts });
+    },
+    async probe(file: string, signal?: AbortSignal): Promise<ProbeResult> {
+      try {
+        return await probe(cfg.ffprobe, file, run(signal));
+      } catch (err) {
+        if (err instanceof SyntaxError) throw unreadable();
+        throw processFailure(err);
+      }
+    },
+    /** The input's first audio stream as MP3 192k CBR; checks the result is a real MP3 of the right length. */
+    async toMp3(input: string, output: string, signal?: AbortSignal): Promise<{ size: number; duration: number }> {
+      const source = await this.probe(input, signal);
+      if (!source.audio) throw new AppError(422, 'media.no_audio', 'This video has no sound to extract.');
+      await wrap(runProcess(cfg.ffmpeg, mp3Args(input, output), run(signal)));
+      const size = checkOutputFile(output, cfg.maxInputBytes);
+      const result = await this.probe(output, signal);
+      if (result.audio?.codec !== 'mp3' || result.duration <= 0) throw unreadable();
+      // A truncated source makes a short MP3; the result must cover the source's audio.
+      if (source.duration > 0 && result.duration < source.duration - 1) throw unreadable();
+      return { size, duration: result.duration };
+    },
+    /** Small mono MP3 for a transcription API upload. */
+    async toUpload(input: string, output: string, signal?: AbortSignal): Promise<void> {
+      await wrap(runProcess(cfg.ffmpeg, apiUploadArgs(input, output), run(signal)));
+      checkOutputFile(output, 25 * 1024 * 1024);
+    },
+    wrap,
+  };
+}
+export type MediaProcessor = ReturnType<typeof createMediaProcessor>;

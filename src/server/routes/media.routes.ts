@@ -1,0 +1,36 @@
+// Stored results behind expiring signed links: GET /api/media/<kind>/<file>?exp=..&sig=..
+// The signature is the permission (plain <a download> links work); Range is supported for players.
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+
+const query = z.object({
+  exp: z.coerce.number({ error: 'This download link is not valid.' }).int('This download link is not valid.'),
+  sig: z.string({ error: 'This download link is not valid.' }).min(1, 'This download link is not valid.').max(100),
+});
+const params = z.object({
+  kind: z.string().regex(/^[a-z0-9-]+$/, 'This download link is not valid.'),
+  file: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'This download link is not valid.'),
+});
+
+export function mediaRoutes(app: ZApp, ctx: AppContext) {
+  app.get('/api/media/:kind/:file', { schema: { querystring: query, params } }, async (request, reply) => {
+    const { kind, file } = request.params;
+    const media = await ctx.services.mediaResults.open(`${kind}/${file}`, request.query.exp, request.query.sig, request.headers.range);
+    const ascii = media.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    reply
+      .header('content-type', media.contentType)
+      .header('accept-ranges', 'bytes')
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(media.fileName)}`);
+    if (media.range) {
+      reply
+        .status(206)
+        .header('content-range', `bytes ${media.range.start}-${media.range.end}/${media.size}`)
+        .header('content-length', String(media.range.end - media.range.start + 1));
+    } else {
+      reply.header('content-length', String(media.size));
+    }
+    return reply.send(media.stream);
+  });
+}

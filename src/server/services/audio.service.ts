@@ -1,0 +1,68 @@
+// Audio extractor: the video's sound (or a photo post's music) as MP3 192 kbit/s CBR, stored once
+// per video and handed out as an expiring signed link.
+import path from 'node:path';
+import type { AudioResult } from '../../shared/contracts/audio.js';
+import { transcriptFileName } from '../../shared/captions.js';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { MediaResultsService } from './media-results.service.js';
+import type { MediaSource, MediaVideoInfo } from './media-source.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
+
+export interface AudioServiceDeps {
+  source: MediaSource;
+  media: MediaProcessor;
+  results: MediaResultsService;
+}
+
+export function createAudioService(deps: AudioServiceDeps) {
+  // Two people extracting the same video at once share one ffmpeg run.
+  const inflight = new Map<string, Promise<MediaResult>>();
+
+  const shape = (info: MediaVideoInfo, row: MediaResult): AudioResult => {
+    const meta = (row.meta ?? {}) as { duration?: number };
+    return {
+      title: info.title,
+      author: info.author,
+      duration: Math.round(meta.duration ?? info.duration),
+      size: String(row.size),
+      audioUrl: deps.results.link(row),
+    };
+  };
+
+  async function produce(url: string, info: MediaVideoInfo, key: string, signal?: AbortSignal): Promise<MediaResult> {
+    return deps.media.job(signal, async (dir) => {
+      const opened = await deps.source.openAudioSource(url, info, signal);
+      const input = path.join(dir, 'input.media');
+      await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+      const output = path.join(dir, 'audio.mp3');
+      const { size, duration } = await deps.media.toMp3(input, output, signal);
+      return deps.results.save({
+        key,
+        kind: 'audio',
+        videoId: info.videoId,
+        file: output,
+        ext: 'mp3',
+        contentType: 'audio/mpeg',
+        size,
+        meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
+      });
+    });
+  }
+
+  return {
+    async extract(url: string, signal?: AbortSignal): Promise<AudioResult> {
+      const info = await deps.source.lookup(url, signal);
+      const key = `audio:${info.videoId}`;
+      const stored = await deps.results.find(key);
+      if (stored) return shape(info, stored);
+      let pending = inflight.get(key);
+      if (!pending) {
+        // The run follows the first requester's connection, so a disconnect frees the worker at once.
+        pending = produce(url, info, key, signal).finally(() => inflight.delete(key));
+        inflight.set(key, pending);
+      }
+      return shape(info, await pending);
+    },
+  };
+}
+export type AudioService = ReturnType<typeof createAudioService>;

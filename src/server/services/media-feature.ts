@@ -1,0 +1,97 @@
+// Composition of the audio + captions feature from configuration (called by context.ts): binaries,
+// the media worker pool, the results store, the transcription engines and the services.
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { MediaResultsRepository } from '../db/repositories/media-results.repository.js';
+import { locateFfmpeg, locateFfprobe } from '../adapters/media/binaries.js';
+import { createMediaProcessor } from '../adapters/media/media-processor.js';
+import { createLocalStore, createS3Store, type MediaStore } from '../adapters/storage/media-store.js';
+import { createCaptionsEngine } from '../adapters/asr/captions-engine.js';
+import { createOpenAiEngine } from '../adapters/asr/openai-engine.js';
+import { createOfflineEngine } from '../adapters/asr/offline-engine.js';
+import type { TranscriptionEngine } from '../adapters/asr/types.js';
+import { createMediaResultsService } from './media-results.service.js';
+import { createAudioService } from './audio.service.js';
+import { createTranscriptionService } from './transcription.service.js';
+import type { MediaSource } from './media-source.js';
+
+const CLEANUP_EVERY_MS = 15 * 60 * 1000;
+
+export function createMediaStoreFromConfig(config: Config): MediaStore {
+  const s3 = [config.S3_ENDPOINT, config.S3_BUCKET, config.S3_ACCESS_KEY_ID, config.S3_SECRET_ACCESS_KEY];
+  if (s3.some(Boolean)) {
+    const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
+    const missing = names[s3.findIndex((v) => !v)];
+    if (missing) throw new Error(`Invalid configuration: ${missing} is required when any S3_* is set`);
+    return createS3Store({
+      endpoint: config.S3_ENDPOINT!,
+      bucket: config.S3_BUCKET!,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID!,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+    });
+  }
+  return createLocalStore(path.join(config.DATA_DIR, 'media'));
+}
+
+export function createMediaFeature(
+  config: Config,
+  deps: { repo: MediaResultsRepository; source: MediaSource; logger: { warn(obj: object, msg: string): void }; engines?: TranscriptionEngine[] },
+) {
+  const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
+  const ffprobe = locateFfprobe(config.FFPROBE_PATH);
+  const concurrency = config.MEDIA_CONCURRENCY ?? Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  const media = createMediaProcessor({
+    ffmpeg: ffmpeg.path,
+    ffprobe: ffprobe.path,
+    tmpRoot: path.join(config.DATA_DIR, 'tmp', 'media'),
+    timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
+    maxInputBytes: config.MEDIA_MAX_INPUT_MB * 1024 * 1024,
+    concurrency,
+    maxQueue: config.MEDIA_QUEUE_LIMIT ?? concurrency * 4,
+  });
+  const store = createMediaStoreFromConfig(config);
+  const results = createMediaResultsService({
+    repo: deps.repo,
+    store,
+    secret: config.sessionSecret,
+    ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
+    logger: deps.logger,
+  });
+  const engines = deps.engines ?? [
+    createCaptionsEngine(),
+    createOpenAiEngine(
+      config.TRANSCRIBE_API_URL
+        ? { url: config.TRANSCRIBE_API_URL, apiKey: config.TRANSCRIBE_API_KEY, model: config.TRANSCRIBE_MODEL, timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000 }
+        : null,
+      (input, output, signal) => media.toUpload(input, output, signal),
+    ),
+    createOfflineEngine({ ffmpeg: ffmpeg.path, modelDir: config.POCKETSPHINX_MODEL_DIR, timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000 }),
+  ];
+
+  let timer: NodeJS.Timeout | null = null;
+  const cleanupJob = {
+    name: 'media-results-cleanup',
+    start() {
+      const tick = () => results.cleanup().catch((err) => deps.logger.warn({ err }, 'media cleanup failed'));
+      timer = setInterval(tick, CLEANUP_EVERY_MS);
+      timer.unref();
+      void tick();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+
+  return {
+    binaries: { ffmpeg, ffprobe },
+    media,
+    store,
+    results,
+    audio: createAudioService({ source: deps.source, media, results }),
+    transcription: createTranscriptionService({ source: deps.source, media, engines }),
+    cleanupJob,
+  };
+}

@@ -1,0 +1,113 @@
+// Stored results (MP3s, transcripts): saved once per video, reused until they expire, handed out
+// as expiring signed links, served with Range support, and cleaned up by a background job.
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
+import type { MediaResult, MediaResultsRepository } from '../db/repositories/media-results.repository.js';
+import type { MediaStore } from '../adapters/storage/media-store.js';
+import { signMediaLink, verifyMediaLink } from '../adapters/storage/signed-links.js';
+
+export interface MediaResultsDeps {
+  repo: MediaResultsRepository;
+  store: MediaStore;
+  secret: string;
+  ttlMs: number;
+  logger?: { warn(obj: object, msg: string): void };
+  now?: () => number;
+}
+
+const linkGone = () => new AppError(410, 'media.link_expired', 'This download link has expired. Run the tool again to get a new one.');
+
+export function createMediaResultsService(deps: MediaResultsDeps) {
+  const now = deps.now ?? Date.now;
+
+  return {
+    /** A stored result still present in the store, or undefined. */
+    async find(key: string): Promise<MediaResult | undefined> {
+      const row = await deps.repo.findFresh(key, new Date(now()));
+      if (!row) return undefined;
+      if ((await deps.store.size(row.storageKey)) === null) {
+        await deps.repo.delete(key);
+        return undefined;
+      }
+      return row;
+    },
+
+    async save(input: { key: string; kind: string; videoId: string | null; file: string; ext: string; contentType: string; size: number; meta: Record<string, unknown> }) {
+      // A fresh random name per save: a link to an older copy never serves newer bytes.
+      const storageKey = `${input.kind}/${crypto.randomBytes(12).toString('hex')}.${input.ext}`;
+      await deps.store.put(storageKey, input.file, input.contentType);
+      const previous = await deps.repo.findFresh(input.key, new Date(0));
+      const row = await deps.repo.upsert({
+        key: input.key,
+        kind: input.kind,
+        videoId: input.videoId,
+        storageKey,
+        contentType: input.contentType,
+        size: input.size,
+        meta: input.meta,
+        expiresAt: new Date(now() + deps.ttlMs),
+      });
+      if (previous && previous.storageKey !== storageKey) await deps.store.delete(previous.storageKey).catch(() => undefined);
+      return row;
+    },
+
+    /** A signed link valid until the result expires. */
+    link(row: MediaResult): string {
+      return signMediaLink(deps.secret, row.storageKey, Math.floor(row.expiresAt.getTime() / 1000));
+    },
+
+    /** Opens a stored result for GET /api/media/<key>; `range` is the raw Range header. */
+    async open(storageKey: string, exp: number, sig: string, range?: string) {
+      const verdict = verifyMediaLink(deps.secret, storageKey, exp, sig, Math.floor(now() / 1000));
+      if (verdict === 'invalid') throw new AppError(403, 'media.link_invalid', 'This download link is not valid.');
+      if (verdict === 'expired') throw linkGone();
+      const row = await deps.repo.findByStorageKey(storageKey);
+      const size = row ? await deps.store.size(storageKey) : null;
+      if (!row || size === null) throw linkGone();
+      const r = parseRange(range, size);
+      if (r === 'unsatisfiable') throw new AppError(416, 'media.range', 'Requested range not satisfiable.', {}, { 'content-range': `bytes */${size}` });
+      const stream = (await deps.store.open(storageKey, r ?? undefined)) as Readable | null;
+      if (!stream) throw linkGone();
+      const meta = (row.meta ?? {}) as { fileName?: string };
+      return { stream, size, range: r, contentType: row.contentType, fileName: meta.fileName ?? storageKey.split('/').pop()! };
+    },
+
+    /** Deletes expired results from the store and the table. */
+    async cleanup(): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const batch = await deps.repo.listExpired(new Date(now()));
+        if (!batch.length) return removed;
+        for (const row of batch) {
+          try {
+            await deps.store.delete(row.storageKey);
+          } catch (err) {
+            deps.logger?.warn({ err, key: row.key }, 'media cleanup: could not delete stored file');
+          }
+          await deps.repo.delete(row.key);
+          removed++;
+        }
+      }
+    },
+  };
+}
+export type MediaResultsService = ReturnType<typeof createMediaResultsService>;
+
+/** A single `bytes=a-b` range (the only kind players and browsers send for media). */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}

@@ -1,0 +1,117 @@
+// Auto captions: engines tried in order (the video's own captions, a transcription API, offline
+// pocketsphinx); the first with a result wins. Segments come back ordered, non-overlapping and
+// inside the media's duration, with the engine that made them.
+import path from 'node:path';
+import { normalizeSegments } from '../../shared/captions.js';
+import type { TranscriptionResult } from '../../shared/contracts/transcription.js';
+import { AppError, badRequest } from '../errors.js';
+import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { MediaSource } from './media-source.js';
+
+export interface TranscriptionServiceDeps {
+  source: MediaSource;
+  media: MediaProcessor;
+  engines: TranscriptionEngine[];
+}
+
+const PLATFORM_NAMES: Array<[RegExp, string]> = [
+  [/(^|\.)instagram\.com$/i, 'Instagram'],
+  [/(^|\.)(facebook\.com|fb\.watch|fb\.com)$/i, 'Facebook'],
+];
+
+/** TikTok links go on; other platforms get a clear 'not yet' until an adapter exists. */
+export function assertSupportedPlatform(url: string): void {
+  const host = new URL(url).hostname.toLowerCase();
+  if (/(^|\.)tiktok\.com$/.test(host)) return;
+  const named = PLATFORM_NAMES.find(([re]) => re.test(host))?.[1];
+  throw badRequest(
+    named
+      ? `${named} videos are not supported yet. Please paste a TikTok video link.`
+      : 'This link is not from a supported platform. Please paste a TikTok video link.',
+    'link.unsupported',
+  );
+}
+
+export function createTranscriptionService(deps: TranscriptionServiceDeps) {
+  const unavailable = () => {
+    const hints = deps.engines.filter((e) => e.id !== 'captions').map((e) => e.unavailableReason()).filter(Boolean);
+    return new AppError(
+      503,
+      'transcription.unavailable',
+      `This video has no captions and no transcription engine is set up on this server. To enable one, ${hints.join(', or ')}.`,
+    );
+  };
+
+  return {
+    /** Which engines can run here (for the health of the feature and the docs). */
+    engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
+
+    async generate(url: string, signal?: AbortSignal): Promise<TranscriptionResult> {
+      assertSupportedPlatform(url);
+      const info = await deps.source.lookup(url, signal);
+      const base: Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> = {
+        subtitles: info.subtitles,
+        fetchText: (u, s) => deps.source.fetchText(u, s),
+        signal,
+      };
+
+      const finish = (engine: TranscriptionEngine, language: string, cues: Parameters<typeof normalizeSegments>[0], duration: number): TranscriptionResult => {
+        const segments = normalizeSegments(cues, duration);
+        if (!segments.length) throw new AppError(422, 'transcription.no_speech', 'No speech was found in this video.');
+        return {
+          title: info.title,
+          author: info.author,
+          fullText: segments.map((s) => s.text).join(' '),
+          duration: Math.round((duration || segments[segments.length - 1].end) * 100) / 100,
+          language,
+          segments,
+          engine: engine.id,
+        };
+      };
+
+      // 1. Engines that need no media file (the video's own captions).
+      const remote = deps.engines.filter((e) => e.id === 'captions' && e.unavailableReason() === null);
+      for (const engine of remote) {
+        const noMedia = async (): Promise<string> => {
+          throw new Error('captions engine does not read media');
+        };
+        const out = await engine.transcribe({ ...base, mediaFile: noMedia, workDir: '', duration: info.duration });
+        if (out?.cues.length) return finish(engine, out.language, out.cues, info.duration);
+      }
+
+      // 2. Engines that listen to the sound: one pool slot, the media downloaded once.
+      const listeners = deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
+      if (!listeners.length) throw unavailable();
+      return deps.media.job(signal, async (dir) => {
+        let file: Promise<string> | null = null;
+        let duration = info.duration;
+        const mediaFile = () =>
+          (file ??= (async () => {
+            const opened = await deps.source.openAudioSource(url, info, signal);
+            const input = path.join(dir, 'input.media');
+            await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+            const probed = await deps.media.probe(input, signal);
+            if (!probed.audio) throw new AppError(422, 'media.no_audio', 'This video has no sound to transcribe.');
+            if (probed.duration > 0) duration = probed.duration;
+            return input;
+          })());
+        let lastError: unknown = null;
+        for (const engine of listeners) {
+          try {
+            const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
+            if (out) return finish(engine, out.language, out.cues, duration);
+          } catch (err) {
+            // Media problems and cancellations are final; an engine failure lets the next one try.
+            if (signal?.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
+            if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
+            lastError = err;
+          }
+        }
+        if (lastError instanceof AppError) throw lastError;
+        throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
+      });
+    },
+  };
+}
+export type TranscriptionService = ReturnType<typeof createTranscriptionService>;

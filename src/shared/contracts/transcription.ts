@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export const transcriptionRequest = z.object({
+  url: z
+    .string({ error: 'URL required - Please enter a TikTok, Facebook, or Instagram video URL' })
+    .trim()
+    .min(1, 'URL required - Please enter a TikTok, Facebook, or Instagram video URL')
+    .max(2000, 'Please enter a valid video URL')
+    .pipe(z.url({ message: 'Please enter a valid video URL', protocol: /^https?$/ })),
+});
+export type TranscriptionRequest = z.infer<typeof transcriptionRequest>;
+
+export const transcriptionSegmentSchema = z.object({
+  id: z.number().int(),
+  start: z.number(), // seconds
+  end: z.number(),
+  text: z.string(),
+});
+
+export const transcriptionEngineSchema = z.enum(['captions', 'api', 'offline']);
+
+export const transcriptionResultSchema = z.object({
+  title: z.string(),
+  author: z.string(),
+  fullText: z.string(),
+  duration: z.number(),
+  language: z.string(),
+  segments: z.array(transcriptionSegmentSchema),
+  /** Which engine made it: the video's own captions, a transcription API, or offline recognition. */
+  engine: transcriptionEngineSchema,
+});
+export type TranscriptionResult = z.infer<typeof transcriptionResultSchema>;
+export type TranscriptionSegment = z.infer<typeof transcriptionSegmentSchema>;
