@@ -131,14 +131,16 @@ export function createTrendsCollectors(deps: {
     const results: RunResult[] = [];
     for (const entry of config.feeds) {
       const firstUrl = entry.split('|')[0].trim();
-      let host = firstUrl;
+      // One source per entry: host and path, so two feeds of one site stay apart in the run list.
+      let name = firstUrl;
       try {
-        host = new URL(firstUrl).hostname;
+        const u = new URL(firstUrl);
+        name = `${u.hostname}${u.pathname.replace(/\/+$/, '')}`;
       } catch {
         /* recorded below as the failure */
       }
       results.push(
-        await recorded(`news:${host}`.slice(0, 50), async () => {
+        await recorded(`news:${name}`.slice(0, 50), async () => {
           const feed = await deps.feeds.fetchFeed(entry);
           const seen = new Set<string>();
           const rows = [];

@@ -113,8 +113,8 @@ export function createTikTokOneAdapter(http: TrendsHttp, opts: { timeoutMs?: num
         const r = await view(country, period, industry);
         if ('error' in r) {
           failures.push(r.error);
-          // The same refusal from the all-industries view means the rest would fail alike.
-          if (industry === undefined && /deprecated|status 40101|HTTP 4\d\d/.test(r.error)) break;
+          // When the all-industries view fails (refused, deprecated, down), the rest would fail alike.
+          if (industry === undefined) break;
           continue;
         }
         viewsOk++;
