@@ -17,6 +17,13 @@ import { createBlogPostsRepository } from './db/repositories/blog-posts.reposito
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
 import { createBlogService } from './services/blog.service.js';
 import { createTrendingVideosService } from './services/trending-videos.service.js';
+import { createTrendsRepository } from './db/repositories/trends.repository.js';
+import { trendsHttpFrom } from './adapters/trends/guarded-http.js';
+import { createTikTokOneAdapter } from './adapters/trends/tiktok-one.adapter.js';
+import { createFeedsAdapter } from './adapters/trends/feeds.adapter.js';
+import { createTrendsAnalysisService } from './services/trends-analysis.service.js';
+import { createTrendsCollectors, collectorsConfigFrom } from './services/trends-collectors.service.js';
+import { createObservationRecorder } from './services/trends-observations.service.js';
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
@@ -35,6 +42,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     mediaResults: createMediaResultsRepository(db),
     blogPosts: createBlogPostsRepository(db),
     trendingVideos: createTrendingVideosRepository(db),
+    trends: createTrendsRepository(db),
   };
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
@@ -43,6 +51,18 @@ export function createContext(config: Config, database: Database, logger: Logger
   // Reads services.video lazily: the downloader's video service is built in the same literal below.
   const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => services as never);
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
+  // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
+  const trendsHttp = trendsHttpFrom(adapters.http);
+  const trendsAnalysis = createTrendsAnalysisService({ repo: repos.trends, logger });
+  const trendsCollectors = createTrendsCollectors({
+    repo: repos.trends,
+    tiktokOne: createTikTokOneAdapter(trendsHttp, { timeoutMs: config.TRENDS_FETCH_TIMEOUT_SECONDS * 1000 }),
+    feeds: createFeedsAdapter(trendsHttp, { timeoutMs: config.TRENDS_FETCH_TIMEOUT_SECONDS * 1000 }),
+    config: collectorsConfigFrom(config),
+    logger,
+    onData: () => trendsAnalysis.invalidate(),
+  });
+  const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   const services = {
     auth: createAuthService({ users: repos.users }),
     mediaResults: mediaFeature.results,
@@ -50,6 +70,9 @@ export function createContext(config: Config, database: Database, logger: Logger
     transcription: mediaFeature.transcription,
     blog: createBlogService({ posts: repos.blogPosts }),
     trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
+    trendsAnalysis,
+    trendsCollectors,
+    trendsObservations,
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
   /**
@@ -60,6 +83,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
   const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
   background.push(mediaFeature.cleanupJob);
+  videoObservers.push(trendsObservations.record);
+  background.push(...trendsCollectors.jobs);
   return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };
 }
 

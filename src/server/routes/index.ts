@@ -9,6 +9,7 @@ import { trendingVideosRoutes } from './trending-videos.routes.js';
 import { audioRoutes } from './audio.routes.js';
 import { transcriptionRoutes } from './transcription.routes.js';
 import { mediaRoutes } from './media.routes.js';
+import { trendsRoutes } from './trends.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
@@ -19,6 +20,7 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   audioRoutes,
   transcriptionRoutes,
   mediaRoutes,
+  trendsRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

@@ -6,3 +6,4 @@ export * from './blog.js';
 export * from './trending-videos.js';
 export * from './audio.js';
 export * from './transcription.js';
+export * from './trends.js';
