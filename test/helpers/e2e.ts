@@ -32,8 +32,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** env.PORT may be given when the URL must be known before the start (e.g. OIDC redirect URIs). */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-e2e-'));
   const fullEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),

@@ -65,7 +65,9 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
         await request.session.regenerate({ userId: user.id });
         return reply.redirect('/');
       } catch (err) {
-        request.log.warn({ err: err instanceof Error ? err.message : 'oidc failure' }, 'oidc callback refused');
+        // Only the reason is logged: the error's details hold codes and tokens.
+        const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : 'oidc failure';
+        request.log.warn({ reason, code: (err as { code?: string }).code }, 'oidc callback refused');
         await request.session.save();
         return reply.redirect('/sign-in?error=failed');
       }
