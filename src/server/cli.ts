@@ -6,17 +6,19 @@ import { createUsersRepository } from './db/repositories/users.repository.js';
 import { adminCommandSchema, createAdminService } from './services/admin.service.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
 import { AppError } from './errors.js';
+import { billingSetup } from './services/billing-setup.js';
 
 const USAGE = `Usage: npm run cli -- <command>
   user:create --email E --password P [--pro] [--admin]
   user:grant-pro E
   user:revoke-pro E
-  db:migrate`;
+  db:migrate
+  billing:setup`;
 
 type Handler = (config: Config, args: { positionals: string[]; values: Record<string, string | boolean | undefined> }) => Promise<string>;
 
 /** Commands beyond the user ones register here (e.g. billing:setup). */
-export const extraCommands: Record<string, Handler> = {};
+export const extraCommands: Record<string, Handler> = { 'billing:setup': (config) => billingSetup(config) };
 
 async function runUserCommand(config: Config, body: unknown): Promise<string> {
   const parsed = adminCommandSchema.safeParse(body);

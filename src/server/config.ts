@@ -42,6 +42,13 @@ export const envSchema = z.object({
   ),
   UPSTREAM_HOST_MAP: hostMap,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // PayPal subscriptions (issue 4). Without client id + secret the built-in test checkout is used (never in production).
+  PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+  PAYPAL_CLIENT_ID: optionalString,
+  PAYPAL_CLIENT_SECRET: optionalString,
+  PAYPAL_PLAN_ID: optionalString,
+  PAYPAL_WEBHOOK_ID: optionalString,
+  PAYPAL_API_BASE: optionalUrl,
   // Trust X-Forwarded-* from a reverse proxy (needed behind a load balancer for per-IP limits).
   TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
   // Trends collectors (issue 7; see README 'Trends'). Feeds: comma-separated; "a|b" = try a, then b.

@@ -12,6 +12,9 @@ import { createMediaResultsRepository } from './db/repositories/media-results.re
 import { createMediaFeature } from './services/media-feature.js';
 import { createTikTokMediaSource, type MediaSource } from './services/media-source.js';
 import type { TranscriptionEngine } from './adapters/asr/types.js';
+import { createBillingRepository } from './db/repositories/billing.repository.js';
+import { createBillingAdapters, type BillingAdapters } from './adapters/paypal/index.js';
+import { createBillingService } from './services/billing.service.js';
 import { createHttpClient, type HttpClient } from './adapters/http/index.js';
 import { createBlogPostsRepository } from './db/repositories/blog-posts.repository.js';
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
@@ -30,6 +33,8 @@ export interface ContextOverrides {
   /** Audio/captions: the video platform and the transcription engines (tests). */
   mediaSource?: MediaSource;
   transcriptionEngines?: TranscriptionEngine[];
+  /** Billing provider (PayPal client, test checkout) and webhook verifier. */
+  billing?: BillingAdapters;
   /** The guarded outbound HTTP client (tests may inject one with a fake DNS resolver). */
   http?: HttpClient;
 }
@@ -40,12 +45,14 @@ export function createContext(config: Config, database: Database, logger: Logger
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     mediaResults: createMediaResultsRepository(db),
+    billing: createBillingRepository(db),
     blogPosts: createBlogPostsRepository(db),
     trendingVideos: createTrendingVideosRepository(db),
     trends: createTrendsRepository(db),
   };
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
+    billing: overrides.billing ?? createBillingAdapters(config),
     http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
   // Reads services.video lazily: the downloader's video service is built in the same literal below.
@@ -68,6 +75,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     mediaResults: mediaFeature.results,
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
+    billing: createBillingService({ billing: repos.billing, users: repos.users, ...adapters.billing, publicUrl: config.publicUrl, logger }),
     blog: createBlogService({ posts: repos.blogPosts }),
     trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
     trendsAnalysis,
@@ -83,6 +91,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
   const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
   background.push(mediaFeature.cleanupJob);
+  background.push(services.billing.reconciliationJob());
+  if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push(trendsObservations.record);
   background.push(...trendsCollectors.jobs);
   return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };

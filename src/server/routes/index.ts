@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { healthRoutes } from './health.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { subscriptionRoutes } from './subscription.routes.js';
+import { paypalWebhookRoutes } from './paypal-webhook.routes.js';
 import { blogRoutes } from './blog.routes.js';
 import { trendingVideosRoutes } from './trending-videos.routes.js';
 import { audioRoutes } from './audio.routes.js';
@@ -15,6 +16,7 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
   authRoutes,
   subscriptionRoutes,
+  paypalWebhookRoutes,
   blogRoutes,
   trendingVideosRoutes,
   audioRoutes,

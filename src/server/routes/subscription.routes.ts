@@ -1,12 +1,59 @@
+// The Pro plan over HTTP: status, checkout, confirmation after the provider's redirect, cancel,
+// and the built-in test checkout's approval page (only when PayPal is not configured).
+import { z } from 'zod';
 import type { ZApp } from '../app.js';
 import type { AppContext } from '../context.js';
-import { subscriptionStatusResponse } from '../../shared/contracts/index.js';
-import { subscriptionStatusOf } from '../services/entitlements.service.js';
+import {
+  subscriptionCancelResponse,
+  subscriptionConfirmRequest,
+  subscriptionConfirmResponse,
+  subscriptionCreateResponse,
+  subscriptionStatusResponse,
+} from '../../shared/contracts/index.js';
+import { renderTestCheckoutPage } from './test-checkout.page.js';
+
+const checkoutParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Unknown checkout.') });
 
 export function subscriptionRoutes(app: ZApp, ctx: AppContext) {
+  const billing = ctx.services.billing;
+
   app.get(
     '/api/subscription/status',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionStatusResponse } } },
-    async (request) => subscriptionStatusOf(request.user!),
+    async (request) => billing.status(request.user!),
+  );
+
+  app.post(
+    '/api/subscription/create',
+    { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCreateResponse } } },
+    async (request) => billing.create(request.user!),
+  );
+
+  app.post(
+    '/api/subscription/confirm',
+    { preHandler: ctx.guards.user, schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } } },
+    async (request) => billing.confirm(request.user!, request.body.subscriptionId),
+  );
+
+  app.post(
+    '/api/subscription/cancel',
+    { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCancelResponse } } },
+    async (request) => billing.cancel(request.user!),
+  );
+
+  // Test checkout: a page of this product standing in for PayPal's approval page. Its buttons are
+  // plain forms (CSP allows no inline script) and redirect exactly as PayPal would.
+  app.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
+    const checkout = billing.testCheckout.view(request.params.id);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderTestCheckoutPage(checkout));
+  });
+  app.post('/api/billing/test-checkout/:id/approve', { schema: { params: checkoutParams } }, async (request, reply) =>
+    reply.redirect(billing.testCheckout.approve(request.params.id), 303),
+  );
+  app.post('/api/billing/test-checkout/:id/cancel', { schema: { params: checkoutParams } }, async (request, reply) =>
+    reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
   );
 }

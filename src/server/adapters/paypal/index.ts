@@ -1,0 +1,48 @@
+// Chooses the billing provider from configuration: PayPal when its credentials are set, the
+// built-in test checkout outside production otherwise, nothing (subscribing answers 503) in
+// production without PayPal.
+import { ConfigError, type Config } from '../../config.js';
+import { createPayPalClient, PAYPAL_API_BASES, type PayPalClient } from './paypal.client.js';
+import { createWebhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
+import { createTestCheckoutProvider, type TestCheckoutProvider } from './test-checkout.provider.js';
+import type { BillingProvider } from './types.js';
+
+export interface BillingAdapters {
+  provider: BillingProvider | null;
+  verifier: WebhookVerifier | null;
+  testCheckout: TestCheckoutProvider | null;
+  /** Why there is no provider (logged at start). */
+  note?: string;
+}
+
+/** The PayPal REST client from configuration, or null when PAYPAL_CLIENT_ID/SECRET are not set. */
+export function payPalClientFrom(config: Config): PayPalClient | null {
+  const { PAYPAL_CLIENT_ID: id, PAYPAL_CLIENT_SECRET: secret } = config;
+  if (!id && !secret) return null;
+  if (!id || !secret) throw new ConfigError(`Invalid configuration: ${id ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'} is required when the other is set`);
+  return createPayPalClient({
+    apiBase: config.PAYPAL_API_BASE ?? PAYPAL_API_BASES[config.PAYPAL_ENV],
+    clientId: id,
+    clientSecret: secret,
+    planId: config.PAYPAL_PLAN_ID ?? '',
+    hostMap: config.UPSTREAM_HOST_MAP,
+  });
+}
+
+export function createBillingAdapters(config: Config): BillingAdapters {
+  const client = payPalClientFrom(config);
+  if (client) {
+    if (!config.PAYPAL_PLAN_ID) {
+      return { provider: null, verifier: null, testCheckout: null, note: 'PAYPAL_PLAN_ID is not set: run `npm run cli -- billing:setup` and set it' };
+    }
+    const verifier = config.PAYPAL_WEBHOOK_ID
+      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, hostMap: config.UPSTREAM_HOST_MAP })
+      : null;
+    return { provider: client, verifier, testCheckout: null, note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused' };
+  }
+  if (config.isProduction) {
+    return { provider: null, verifier: null, testCheckout: null, note: 'PayPal is not configured: subscribing is unavailable' };
+  }
+  const testCheckout = createTestCheckoutProvider({ dataDir: config.DATA_DIR, publicUrl: config.publicUrl });
+  return { provider: testCheckout, verifier: null, testCheckout };
+}

@@ -1,0 +1,91 @@
+// Offline verification of PayPal webhook signatures (PayPal's preferred method):
+// RSA-SHA256 over `transmissionId|transmissionTime|webhookId|crc32(raw body)` with CRC-32 as an
+// unsigned decimal, using the certificate at `paypal-cert-url` (https on *.paypal.com only, cached).
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import { reroute } from './types.js';
+
+export interface WebhookHeaders {
+  transmissionId?: string;
+  transmissionTime?: string;
+  transmissionSig?: string;
+  certUrl?: string;
+  authAlgo?: string;
+}
+
+export type VerifyResult = { ok: true } | { ok: false; reason: string };
+
+export interface WebhookVerifierOptions {
+  webhookId: string;
+  /** Tests only (config refuses it in production): re-routes the certificate download to a fake. */
+  hostMap?: Record<string, string>;
+  /** A transmission older or newer than this is refused (replays of captured deliveries). */
+  maxSkewMs?: number;
+  now?: () => number;
+}
+
+const MAX_CERT_BYTES = 64 * 1024;
+
+export function isPayPalCertUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'https:' && !u.username && !u.password && (u.hostname === 'paypal.com' || u.hostname.endsWith('.paypal.com'));
+  } catch {
+    return false;
+  }
+}
+
+export function signedString(h: Required<Pick<WebhookHeaders, 'transmissionId' | 'transmissionTime'>>, webhookId: string, raw: Buffer): string {
+  return `${h.transmissionId}|${h.transmissionTime}|${webhookId}|${zlib.crc32(raw)}`;
+}
+
+export function createWebhookVerifier(opts: WebhookVerifierOptions) {
+  const certs = new Map<string, Promise<crypto.X509Certificate>>();
+  const maxSkew = opts.maxSkewMs ?? 60 * 60 * 1000;
+  const now = opts.now ?? Date.now;
+
+  async function download(certUrl: string): Promise<crypto.X509Certificate> {
+    const res = await fetch(reroute(certUrl, opts.hostMap ?? {}), { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`certificate download failed: ${res.status}`);
+    const buf = Buffer.from(await res.arrayBuffer());
+    if (buf.length > MAX_CERT_BYTES) throw new Error('certificate too large');
+    return new crypto.X509Certificate(buf);
+  }
+
+  /** Cached by URL (PayPal rotates the URL with the certificate); a failed download is not cached. */
+  function certificate(certUrl: string): Promise<crypto.X509Certificate> {
+    let p = certs.get(certUrl);
+    if (!p) {
+      p = download(certUrl);
+      certs.set(certUrl, p);
+      p.catch(() => certs.delete(certUrl));
+    }
+    return p;
+  }
+
+  return {
+    async verify(h: WebhookHeaders, raw: Buffer): Promise<VerifyResult> {
+      if (!h.transmissionId || !h.transmissionTime || !h.transmissionSig || !h.certUrl) return { ok: false, reason: 'missing signature headers' };
+      if (h.authAlgo && h.authAlgo !== 'SHA256withRSA') return { ok: false, reason: `unsupported algorithm ${h.authAlgo}` };
+      if (!isPayPalCertUrl(h.certUrl)) return { ok: false, reason: 'certificate URL is not on paypal.com over https' };
+      const sent = Date.parse(h.transmissionTime);
+      if (!Number.isFinite(sent) || Math.abs(now() - sent) > maxSkew) return { ok: false, reason: 'stale or invalid transmission time' };
+      let cert: crypto.X509Certificate;
+      try {
+        cert = await certificate(h.certUrl);
+      } catch (err) {
+        return { ok: false, reason: `certificate unavailable: ${err instanceof Error ? err.message : String(err)}` };
+      }
+      const t = now();
+      if (Date.parse(cert.validFrom) > t || Date.parse(cert.validTo) < t) return { ok: false, reason: 'certificate expired or not yet valid' };
+      const cn = /(?:^|\n)CN=([^\n]+)/.exec(cert.subject)?.[1] ?? '';
+      if (!(cn === 'paypal.com' || cn.endsWith('.paypal.com'))) return { ok: false, reason: 'certificate is not issued to paypal.com' };
+      const ok = crypto
+        .createVerify('RSA-SHA256')
+        .update(signedString({ transmissionId: h.transmissionId, transmissionTime: h.transmissionTime }, opts.webhookId, raw))
+        .verify(cert.publicKey, h.transmissionSig, 'base64');
+      return ok ? { ok: true } : { ok: false, reason: 'signature mismatch' };
+    },
+  };
+}
+export type WebhookVerifier = ReturnType<typeof createWebhookVerifier>;

@@ -1,0 +1,297 @@
+// The Pro plan: checkout, confirmation, cancellation, webhooks and reconciliation. The provider
+// (PayPal or the built-in test checkout) is always re-read; nothing a browser sends grants Pro.
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { User, UsersRepository } from '../db/repositories/users.repository.js';
+import type { BillingRepository } from '../db/repositories/billing.repository.js';
+import { CREATING } from '../db/repositories/billing.repository.js';
+import { approveLink, type BillingProvider, type ProviderSubscription } from '../adapters/paypal/types.js';
+import type { WebhookVerifier, WebhookHeaders } from '../adapters/paypal/webhook-verifier.js';
+import type { TestCheckoutProvider } from '../adapters/paypal/test-checkout.provider.js';
+import type { SubscriptionConfirmResponse, SubscriptionCreateResponse, SubscriptionStatus } from '../../shared/contracts/index.js';
+import { isPro, subscriptionStatusOf } from './entitlements.service.js';
+import { currentSubscription, deriveUserBilling, patchFromSnapshot, userStatusOf } from './billing-rules.js';
+
+export interface BillingDeps {
+  billing: BillingRepository;
+  users: UsersRepository;
+  provider: BillingProvider | null;
+  verifier: WebhookVerifier | null;
+  /** Set when the built-in test checkout stands in for PayPal (never in production). */
+  testCheckout?: TestCheckoutProvider | null;
+  publicUrl: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** An approval link stays usable this long (PayPal's approval tokens last about 3 hours). */
+const REUSE_CHECKOUT_MS = 2 * 60 * 60 * 1000;
+const IN_FLIGHT_MS = 30_000;
+const HANDLED_EVENTS = new Set([
+  'BILLING.SUBSCRIPTION.CREATED',
+  'BILLING.SUBSCRIPTION.ACTIVATED',
+  'BILLING.SUBSCRIPTION.UPDATED',
+  'BILLING.SUBSCRIPTION.CANCELLED',
+  'BILLING.SUBSCRIPTION.SUSPENDED',
+  'BILLING.SUBSCRIPTION.EXPIRED',
+  'BILLING.SUBSCRIPTION.RE-ACTIVATED',
+  'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+  'PAYMENT.SALE.COMPLETED',
+  'PAYMENT.SALE.REFUNDED',
+  'PAYMENT.SALE.REVERSED',
+]);
+
+const unavailable = () => new AppError(503, 'billing.unavailable', 'Subscriptions are not available right now. Please try again later.');
+const providerFailed = (message: string) => new AppError(502, 'billing.provider_error', message);
+
+export function createBillingService(deps: BillingDeps) {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.logger.child({ component: 'billing' });
+
+  function requireProvider(): BillingProvider {
+    if (!deps.provider) throw unavailable();
+    return deps.provider;
+  }
+
+  /** Stores a snapshot for the user named in its custom_id; ignores foreign plans and unknown users. */
+  async function sync(snap: ProviderSubscription): Promise<User | null> {
+    const provider = requireProvider();
+    const userId = snap.custom_id;
+    if (!userId || snap.plan_id !== provider.planId) {
+      log.warn({ subscriptionId: snap.id, planId: snap.plan_id }, 'subscription ignored: not ours (plan or custom_id)');
+      return null;
+    }
+    if (!(await deps.users.findById(userId))) return null;
+    const { user } = await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) => deriveUserBilling(subs, u));
+    return user;
+  }
+
+  async function fetchSnapshot(id: string): Promise<ProviderSubscription | null> {
+    try {
+      return await requireProvider().getSubscription(id);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      log.error({ err, subscriptionId: id }, 'provider lookup failed');
+      throw providerFailed('The payment provider did not answer. Please try again in a moment.');
+    }
+  }
+
+  async function waitForCheckout(rowId: number): Promise<SubscriptionCreateResponse | null> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      const row = await deps.billing.findSubscriptionById(rowId);
+      if (!row) return null; // that attempt failed; start our own
+      if (row.status !== CREATING) return { approvalUrl: row.approvalUrl, status: row.status };
+    }
+    throw providerFailed('Failed to create PayPal subscription. Please try again.');
+  }
+
+  async function create(user: User): Promise<SubscriptionCreateResponse> {
+    const provider = requireProvider();
+    const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
+    const alreadyPaying = current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
+    if (user.proGranted || alreadyPaying || (isPro(user, now()) && !current?.cancelAtPeriodEnd)) {
+      throw new AppError(409, 'billing.already_subscribed', 'You already have an active subscription.');
+    }
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const t = now().getTime();
+      const claim = await deps.billing.claimCheckout(user.id, provider.kind, new Date(t - REUSE_CHECKOUT_MS), new Date(t - IN_FLIGHT_MS));
+      if (claim.kind === 'reuse') return { approvalUrl: claim.approvalUrl, status: claim.status };
+      if (claim.kind === 'wait') {
+        const other = await waitForCheckout(claim.rowId);
+        if (other) return other;
+        continue;
+      }
+      try {
+        const sub = await provider.createSubscription({
+          customId: user.id,
+          returnUrl: `${deps.publicUrl}/subscription?success=true`,
+          cancelUrl: `${deps.publicUrl}/subscription?cancel=true`,
+          requestId: claim.requestId,
+        });
+        const approvalUrl = approveLink(sub) ?? null;
+        await deps.billing.completeCheckout(claim.rowId, {
+          providerSubscriptionId: sub.id,
+          status: sub.status,
+          planId: sub.plan_id ?? provider.planId,
+          approvalUrl,
+          statusUpdatedAt: sub.status_update_time ? new Date(sub.status_update_time) : null,
+        });
+        if (!approvalUrl) throw new Error('no approve link in the create answer');
+        log.info({ userId: user.id, subscriptionId: sub.id }, 'checkout created');
+        return { approvalUrl, status: sub.status };
+      } catch (err) {
+        await deps.billing.dropCheckout(claim.rowId);
+        log.error({ err, userId: user.id }, 'subscription create failed');
+        throw providerFailed('Failed to create PayPal subscription. Please try again.');
+      }
+    }
+    throw providerFailed('Failed to create PayPal subscription. Please try again.');
+  }
+
+  async function confirm(user: User, subscriptionId: string): Promise<SubscriptionConfirmResponse> {
+    const provider = requireProvider();
+    const snap = await fetchSnapshot(subscriptionId);
+    if (!snap) throw new AppError(404, 'billing.subscription_not_found', 'We could not find this subscription.');
+    if (snap.custom_id !== user.id || snap.plan_id !== provider.planId) {
+      log.warn({ userId: user.id, subscriptionId }, 'confirm refused: subscription of another account or plan');
+      throw new AppError(403, 'billing.subscription_mismatch', 'This subscription does not belong to your account.');
+    }
+    const updated = (await sync(snap)) ?? user;
+    if (snap.status === 'ACTIVE' && isPro(updated, now())) {
+      return { success: true, message: 'Your Pro subscription is active.', subscription: { isActive: true } };
+    }
+    if (snap.status === 'APPROVAL_PENDING' || snap.status === 'APPROVED' || snap.status === 'ACTIVE') {
+      return { success: true, message: 'Your subscription is being activated. Please check back in a few minutes.', subscription: { isActive: false } };
+    }
+    throw new AppError(409, 'billing.subscription_inactive', 'This subscription is no longer active.');
+  }
+
+  async function cancel(user: User): Promise<{ success: boolean; message: string }> {
+    const provider = requireProvider();
+    const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
+    if (current?.status === 'CANCELLED' && current.cancelAtPeriodEnd) {
+      return { success: true, message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.' };
+    }
+    if (!current || (current.status !== 'ACTIVE' && current.status !== 'SUSPENDED')) {
+      throw new AppError(404, 'billing.no_subscription', 'You have no active subscription to cancel.');
+    }
+    const id = current.providerSubscriptionId;
+    // Store the paid-through date first: PayPal drops next_billing_time once cancelled.
+    const before = await fetchSnapshot(id);
+    if (before) await sync(before);
+    try {
+      await provider.cancelSubscription(id, 'Cancelled by the subscriber in Social Media Toolkit');
+    } catch (err) {
+      log.error({ err, subscriptionId: id }, 'cancel failed');
+      throw providerFailed('Failed to cancel subscription');
+    }
+    const fresh = await deps.billing.findSubscription(provider.kind, id);
+    if (fresh) await deps.billing.markCancelRequested(fresh.id, fresh.paidThrough);
+    const after = await fetchSnapshot(id).catch(() => null);
+    if (after) await sync(after);
+    log.info({ userId: user.id, subscriptionId: id }, 'subscription cancelled');
+    return { success: true, message: 'Your subscription has been cancelled. You keep Pro until the end of the paid period.' };
+  }
+
+  async function status(user: User): Promise<SubscriptionStatus> {
+    const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
+    const t = now();
+    const subscription = current
+      ? {
+          status: userStatusOf(current.status),
+          nextBillingTime: current.status === 'ACTIVE' ? (current.nextBillingTime?.toISOString() ?? null) : null,
+          cancelAtPeriodEnd: current.cancelAtPeriodEnd && !!current.paidThrough && current.paidThrough > t,
+          paidThrough: current.paidThrough?.toISOString() ?? null,
+        }
+      : null;
+    return subscriptionStatusOf(user, subscription, t);
+  }
+
+  async function handleWebhook(headers: WebhookHeaders, raw: Buffer): Promise<{ result: 'processed' | 'duplicate' | 'ignored' }> {
+    if (!deps.verifier || deps.provider?.kind !== 'paypal') {
+      throw new AppError(503, 'billing.webhooks_unavailable', 'PayPal webhooks are not configured (PAYPAL_WEBHOOK_ID).');
+    }
+    const verdict = await deps.verifier.verify(headers, raw);
+    if (!verdict.ok) {
+      log.warn({ reason: verdict.reason, transmissionId: headers.transmissionId }, 'webhook refused');
+      throw new AppError(400, 'billing.webhook_invalid', 'Invalid webhook signature.');
+    }
+    let event: { id?: string; event_type?: string; resource_type?: string; resource?: Record<string, unknown> };
+    try {
+      event = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new AppError(400, 'billing.webhook_invalid', 'The webhook body is not JSON.');
+    }
+    if (typeof event.id !== 'string' || typeof event.event_type !== 'string') {
+      throw new AppError(400, 'billing.webhook_invalid', 'The webhook event has no id or type.');
+    }
+    const type = event.event_type;
+    const resource = event.resource ?? {};
+    const subId = type.startsWith('PAYMENT.SALE.')
+      ? (typeof resource.billing_agreement_id === 'string' ? resource.billing_agreement_id : null) // a sale without it is not a subscription payment
+      : type.startsWith('BILLING.SUBSCRIPTION.') && typeof resource.id === 'string'
+        ? resource.id
+        : null;
+    if ((await deps.billing.recordEvent({ id: event.id, type, resourceId: subId, payload: event })) === 'processed') {
+      return { result: 'duplicate' };
+    }
+    let result: 'processed' | 'ignored' = 'ignored';
+    if (subId && HANDLED_EVENTS.has(type)) {
+      // Order-independent: whatever the event says, re-read the subscription and store that.
+      // A provider failure propagates as 5xx so PayPal delivers the event again later.
+      const snap = await fetchSnapshot(subId);
+      if (snap && (await sync(snap))) result = 'processed';
+    }
+    await deps.billing.markEventProcessed(event.id);
+    return { result };
+  }
+
+  /** Re-reads subscriptions whose stored state may be stale (missed webhooks, renewals due). */
+  async function reconcile(opts: { syncedMoreThanMsAgo?: number } = {}): Promise<{ checked: number; failed: number }> {
+    if (!deps.provider) return { checked: 0, failed: 0 };
+    const t = now().getTime();
+    const syncedBefore = new Date(t - (opts.syncedMoreThanMsAgo ?? 12 * 3600_000));
+    const rows = await deps.billing.staleSubscriptions(syncedBefore, new Date(t - 2 * 86400_000), new Date(t));
+    let failed = 0;
+    for (const row of rows) {
+      if (row.provider !== deps.provider.kind) continue;
+      try {
+        const snap = await deps.provider.getSubscription(row.providerSubscriptionId);
+        if (snap) await sync(snap);
+      } catch (err) {
+        failed++;
+        log.warn({ err, subscriptionId: row.providerSubscriptionId }, 'reconciliation lookup failed');
+      }
+    }
+    if (rows.length) log.info({ checked: rows.length, failed }, 'billing reconciliation done');
+    return { checked: rows.length, failed };
+  }
+
+  /** Background job: a pass shortly after start, then daily. */
+  function reconciliationJob(intervalMs = 24 * 3600_000) {
+    let timer: NodeJS.Timeout | null = null;
+    let first: NodeJS.Timeout | null = null;
+    let running: Promise<unknown> = Promise.resolve();
+    const run = () => {
+      running = reconcile().catch((err) => log.error({ err }, 'billing reconciliation failed'));
+    };
+    return {
+      name: 'billing-reconciliation',
+      start() {
+        first = setTimeout(run, 5_000);
+        first.unref();
+        timer = setInterval(run, intervalMs);
+        timer.unref();
+      },
+      async stop() {
+        if (first) clearTimeout(first);
+        if (timer) clearInterval(timer);
+        await running;
+      },
+    };
+  }
+
+  /** The test checkout's approval page: what it shows, and where its buttons send the browser. */
+  const testCheckout = {
+    view(id: string) {
+      const c = deps.testCheckout?.checkout(id);
+      if (!c) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      return c;
+    },
+    approve(id: string): string {
+      const to = deps.testCheckout?.approve(id);
+      if (!to) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      return to;
+    },
+    abandon(id: string): string {
+      const to = deps.testCheckout?.abandon(id);
+      if (!to) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      return to;
+    },
+  };
+
+  return { create, confirm, cancel, status, sync, handleWebhook, reconcile, reconciliationJob, testCheckout };
+}
+export type BillingService = ReturnType<typeof createBillingService>;
