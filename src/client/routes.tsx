@@ -7,9 +7,13 @@ export interface AppRoute {
   component: LazyExoticComponent<ComponentType>;
 }
 
-export const signedInRoutes: AppRoute[] = [];
+export const signedInRoutes: AppRoute[] = [
+  { path: '/blog', component: lazy(() => import('./pages/blog-page')) },
+  { path: '/trending-videos', component: lazy(() => import('./pages/trending-videos-page')) },
+];
 
 /** Screens anyone may open, signed in or out (e.g. published blog posts). */
 export const publicRoutes: AppRoute[] = [
   { path: '/sign-in', component: lazy(() => import('./pages/sign-in-page')) },
+  { path: '/blog/:slug', component: lazy(() => import('./pages/blog-post-page')) },
 ];

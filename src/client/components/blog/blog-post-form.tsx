@@ -1,0 +1,90 @@
+// SPEC 2 'Blog management': the 'Write New Post' form with its seven fields.
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { BLOG_LIMITS, type BlogPost } from '@shared/contracts/blog';
+import { slugify, splitTags } from '@shared/slug';
+import { apiRequest, errorBody, queryClient, serverMessage } from '../../lib/query-client';
+import { toast } from '../../hooks/use-toast';
+import { Field, inputClass } from './form-field';
+
+const EMPTY = { title: '', content: '', excerpt: '', slug: '', status: 'draft', featuredImage: '', tags: '' };
+
+export function BlogPostForm() {
+  const [form, setForm] = useState(EMPTY);
+  const [slugError, setSlugError] = useState<string | null>(null);
+  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    if (k === 'slug' || k === 'title') setSlugError(null);
+  };
+
+  const create = useMutation({
+    mutationFn: async () => {
+      const res = await apiRequest('POST', '/api/blog/posts', {
+        title: form.title,
+        content: form.content,
+        excerpt: form.excerpt,
+        slug: form.slug,
+        status: form.status,
+        featuredImage: form.featuredImage,
+        tags: splitTags(form.tags),
+      });
+      return (await res.json()) as BlogPost;
+    },
+    onSuccess: () => {
+      toast({ title: 'Post created successfully' });
+      setForm(EMPTY);
+      void queryClient.invalidateQueries({ queryKey: ['/api/blog/posts'] });
+    },
+    onError: (err) => {
+      if (errorBody(err)?.code === 'blog.slug_taken') setSlugError(serverMessage(err) ?? null);
+      toast({ title: 'Error creating post', description: serverMessage(err) ?? 'Failed to create blog post', variant: 'destructive' });
+    },
+  });
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!form.title.trim() || !form.content.trim()) {
+      toast({ title: 'Missing required fields', description: 'Please fill in title and content', variant: 'destructive' });
+      return;
+    }
+    create.mutate();
+  }
+
+  const slugPreview = slugify(form.slug || form.title);
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-labelledby="write-new-post">
+      <h2 id="write-new-post" className="text-lg font-semibold text-slate-900">
+        Write New Post
+      </h2>
+      <Field label="Title">
+        <input value={form.title} onChange={set('title')} maxLength={BLOG_LIMITS.title} className={inputClass} placeholder="Enter post title" />
+      </Field>
+      <Field label="Content" hint="Markdown is supported: **bold**, _italic_, # headings, lists and links.">
+        <textarea value={form.content} onChange={set('content')} rows={8} className={inputClass} placeholder="Write your post content..." />
+      </Field>
+      <Field label="Excerpt">
+        <textarea value={form.excerpt} onChange={set('excerpt')} rows={2} maxLength={BLOG_LIMITS.excerpt} className={inputClass} placeholder="Brief description of your post" />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Slug" error={slugError} hint={slugPreview ? `Address: /blog/${slugPreview}` : 'Generated from the title when left blank'}>
+          <input value={form.slug} onChange={set('slug')} maxLength={BLOG_LIMITS.slug} className={inputClass} placeholder="post-url-slug" />
+        </Field>
+        <Field label="Status">
+          <select value={form.status} onChange={set('status')} className={inputClass}>
+            <option value="draft">Draft</option>
+            <option value="published">Published</option>
+          </select>
+        </Field>
+      </div>
+      <Field label="Featured Image URL">
+        <input type="url" value={form.featuredImage} onChange={set('featuredImage')} maxLength={BLOG_LIMITS.featuredImage} className={inputClass} placeholder="https://example.com/image.jpg" />
+      </Field>
+      <Field label="Tags" hint="Separate tags with commas">
+        <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="tips, growth, tiktok" />
+      </Field>
+      <button type="submit" disabled={create.isPending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60 sm:w-auto">
+        {create.isPending ? 'Creating...' : 'Create Post'}
+      </button>
+    </form>
+  );
+}
