@@ -4,11 +4,19 @@ import { useMutation } from '@tanstack/react-query';
 import { Loader2, Wand2 } from 'lucide-react';
 import { TRENDING_LOOKUP_MIN_URL } from '@shared/constants';
 import { TRENDING_LIMITS, TRENDING_PLATFORMS, TRENDING_STATUSES } from '@shared/contracts/trending-videos';
-import type { VideoInfo } from '@shared/contracts/video';
 import { splitTags } from '@shared/slug';
 import { apiRequest, queryClient, serverMessage } from '../../lib/query-client';
 import { toast } from '../../hooks/use-toast';
 import { Field, inputClass } from '../blog/form-field';
+
+/** The fields of SPEC 3 'Video info' (POST /api/video/info) this form prefills from. */
+interface VideoInfo {
+  title: string;
+  author: string;
+  thumbnail: string | null;
+  views: number;
+  likes: number;
+}
 
 const DEFAULTS = { videoUrl: '', title: '', description: '', platform: 'tiktok', status: 'active', thumbnailUrl: '', author: '', tags: '', viewCount: 0, likeCount: 0 };
 
