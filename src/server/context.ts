@@ -10,7 +10,8 @@ import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
 import { createMediaFeature } from './services/media-feature.js';
-import { createTikTokMediaSource, type MediaSource } from './services/media-source.js';
+import type { MediaSource } from './services/media-source.js';
+import { createTikTokMediaSource, type VideoServiceLike } from './services/tiktok-media-source.js';
 import type { TranscriptionEngine } from './adapters/asr/types.js';
 import { createBillingRepository } from './db/repositories/billing.repository.js';
 import { createBillingAdapters, type BillingAdapters } from './adapters/paypal/index.js';
@@ -56,7 +57,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
   // Reads services.video lazily: the downloader's video service is built in the same literal below.
-  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => services as never);
+  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => (services as unknown as { video: VideoServiceLike }).video, { maxBytes: config.MEDIA_MAX_INPUT_MB * 1024 * 1024 });
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);

@@ -1,5 +1,5 @@
 // What the audio and caption tools need from a video platform. The TikTok implementation
-// bridges to the downloader's video service (ctx.services.video); tests may hand in fakes.
+// bridges to the downloader's video service (tiktok-media-source.ts); tests may hand in fakes.
 import type { Readable } from 'node:stream';
 import type { SubtitleTrack } from '../adapters/asr/types.js';
 
@@ -12,6 +12,8 @@ export interface MediaVideoInfo {
   /** Photo posts have no video stream: their sound is the music track. */
   isPhotoPost: boolean;
   subtitles: SubtitleTrack[];
+  /** Platform state needed to open the media later (cookies, page URL); opaque to services. */
+  session?: unknown;
 }
 
 export interface OpenedMedia {
@@ -24,16 +26,7 @@ export interface MediaSource {
   lookup(url: string, signal?: AbortSignal): Promise<MediaVideoInfo>;
   /** The video file, or the music track for photo posts. */
   openAudioSource(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<OpenedMedia>;
-  /** A small text file (captions) through the guarded HTTP client. */
-  fetchText(url: string, signal?: AbortSignal): Promise<string>;
+  /** A small text file (captions) through the guarded HTTP client, with the video's session. */
+  fetchText(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<string>;
 }
 
-/** TikTok through the downloader's video service (wired once that service exists). */
-export function createTikTokMediaSource(services: () => Record<string, unknown>): MediaSource {
-  const missing = async (): Promise<never> => {
-    void services;
-    const { AppError } = await import('../errors.js');
-    throw new AppError(503, 'video.unavailable', 'Video lookup is not available on this server yet.');
-  };
-  return { lookup: missing, openAudioSource: missing, fetchText: missing };
-}

@@ -52,7 +52,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       const info = await deps.source.lookup(url, signal);
       const base: Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> = {
         subtitles: info.subtitles,
-        fetchText: (u, s) => deps.source.fetchText(u, s),
+        fetchText: (u, s) => deps.source.fetchText(u, info, s),
         signal,
       };
 

@@ -1,0 +1,167 @@
+// Auto captions through the fake TikTok: the video's own WebVTT captions, an OpenAI-compatible API
+// (fake server), and offline pocketsphinx on speech made with the flite voice (WER under 15%).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { DB_KINDS } from '../helpers/test-db.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTranscribeApi } from '../fakes/fake-openai-transcribe.js';
+import { silentMp4, speechMp4, wordErrorRate } from '../fakes/media-samples.js';
+import type { TranscriptionResult } from '../../src/shared/contracts/transcription.js';
+
+const PASSAGES = [
+  'Welcome to our cooking channel. Today we will make a simple tomato pasta with garlic, olive oil and fresh basil.',
+  'The weather forecast for tomorrow shows heavy rain in the morning.',
+  'Thank you for watching this video. Please like and subscribe.',
+];
+
+const VTT = `WEBVTT
+
+00:00:00.200 --> 00:00:01.800
+Hey everyone, welcome back
+
+00:00:01.700 --> 00:00:02.900
+to my <c>kitchen</c>
+`;
+
+function expectWellFormed(r: TranscriptionResult) {
+  expect(r.segments.length).toBeGreaterThan(0);
+  r.segments.forEach((s, i) => {
+    expect(s.id).toBe(i + 1);
+    expect(s.end).toBeGreaterThanOrEqual(s.start);
+    expect(s.start).toBeGreaterThanOrEqual(0);
+    expect(s.end).toBeLessThanOrEqual(r.duration + 0.001);
+    if (i > 0) expect(s.start).toBeGreaterThanOrEqual(r.segments[i - 1].end);
+  });
+  expect(r.fullText).toBe(r.segments.map((s) => s.text).join(' '));
+}
+
+describe.each(DB_KINDS)('auto captions (%s)', (db) => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  let pro: Awaited<ReturnType<TestApp['signUp']>>;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson } });
+    pro = await t.signUp({ pro: true });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it('is Pro only and validates the link', async () => {
+    const free = await t.signUp();
+    const gated = await free.post('/api/transcription/generate', { url: tt.addVideo().url });
+    expect(gated.status).toBe(403);
+    expect((await gated.json()).code).toBe('billing.pro_required');
+    const empty = await pro.post('/api/transcription/generate', { url: '' });
+    expect((await empty.json()).message).toBe('URL required - Please enter a TikTok, Facebook, or Instagram video URL');
+    const insta = await pro.post('/api/transcription/generate', { url: 'https://www.instagram.com/reel/Cabc123/' });
+    expect(insta.status).toBe(400);
+    expect(await insta.json()).toEqual({ code: 'link.unsupported', message: 'Instagram videos are not supported yet. Please paste a TikTok video link.' });
+  });
+
+  it("uses the video's own WebVTT captions when the page lists them, without downloading the video", async () => {
+    const v = tt.addVideo({ desc: 'Kitchen vlog', subtitles: [{ lang: 'eng-US', vtt: VTT }], duration: 3 });
+    const before = tt.transfers.filter((x) => x.path.includes('normal_540_0')).length;
+    const res = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as TranscriptionResult;
+    expect(r).toMatchObject({ engine: 'captions', language: 'en', title: 'Kitchen vlog', author: 'fakecreator', duration: 3 });
+    expect(r.segments).toEqual([
+      { id: 1, start: 0.2, end: 1.7, text: 'Hey everyone, welcome back' },
+      { id: 2, start: 1.7, end: 2.9, text: 'to my kitchen' },
+    ]);
+    expectWellFormed(r);
+    expect(tt.transfers.filter((x) => x.path.includes('normal_540_0')).length).toBe(before);
+  });
+
+  it('transcribes spoken words offline with pocketsphinx (WER under 15%)', async () => {
+    const v = tt.addVideo({ desc: 'Spoken clip', media: { file: speechMp4(PASSAGES) }, duration: 15 });
+    const res = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as TranscriptionResult;
+    expect(r.engine).toBe('offline');
+    expect(r.language).toBe('en');
+    expectWellFormed(r);
+    const wer = wordErrorRate(PASSAGES.join(' '), r.fullText);
+    expect(wer).toBeLessThan(0.15);
+    expect(r.segments.length).toBeGreaterThanOrEqual(3); // the pauses split the passages
+  }, 120_000);
+
+  it('answers no_speech for a silent video', async () => {
+    const v = tt.addVideo({ media: { file: silentMp4(3) }, duration: 3 });
+    const res = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ code: 'transcription.no_speech', message: 'No speech was found in this video.' });
+  });
+});
+
+describe('auto captions with an OpenAI-compatible API', () => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  let api: Awaited<ReturnType<typeof startFakeTranscribeApi>>;
+  let pro: Awaited<ReturnType<TestApp['signUp']>>;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    api = await startFakeTranscribeApi({ apiKey: 'sk-test', sentences: ['Hello and welcome.', 'This is the second sentence.', 'Goodbye.'] });
+    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, TRANSCRIBE_API_URL: api.url, TRANSCRIBE_API_KEY: 'sk-test', TRANSCRIBE_MODEL: 'whisper-large-v3' } });
+    pro = await t.signUp({ pro: true });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+    await api.close();
+  });
+
+  it('uploads the sound and maps verbose_json segments', async () => {
+    const v = tt.addVideo({ media: { file: speechMp4(PASSAGES.slice(0, 1)) }, duration: 7 });
+    const res = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as TranscriptionResult;
+    expect(r.engine).toBe('api');
+    expect(r.language).toBe('en');
+    expect(r.segments.map((s) => s.text)).toEqual(['Hello and welcome.', 'This is the second sentence.', 'Goodbye.']);
+    expectWellFormed(r);
+    const call = api.calls.at(-1)!;
+    expect(call).toMatchObject({ model: 'whisper-large-v3', responseFormat: 'verbose_json', granularities: ['segment'] });
+    expect(Math.abs(call.audioDuration - r.duration)).toBeLessThan(0.2);
+  });
+
+  it('still prefers the video captions over the API', async () => {
+    const v = tt.addVideo({ subtitles: [{ lang: 'eng-US', vtt: VTT }], duration: 3 });
+    const calls = api.calls.length;
+    const r = await (await pro.post('/api/transcription/generate', { url: v.url })).json();
+    expect(r.engine).toBe('captions');
+    expect(api.calls.length).toBe(calls);
+  });
+
+  it('falls back to offline recognition when the API fails', async () => {
+    api.failNext(500);
+    const v = tt.addVideo({ media: { file: speechMp4(PASSAGES.slice(2)) }, duration: 5 });
+    const res = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(res.status).toBe(200);
+    const r = await res.json();
+    expect(r.engine).toBe('offline');
+    expect(wordErrorRate(PASSAGES[2], r.fullText)).toBeLessThan(0.15);
+  }, 60_000);
+});
+
+describe('auto captions with no engine available', () => {
+  it('answers 503 transcription.unavailable naming what to install or configure', async () => {
+    const tt = await startFakeTikTok();
+    const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, POCKETSPHINX_MODEL_DIR: '/nonexistent/model' } });
+    try {
+      const pro = await t.signUp({ pro: true });
+      const res = await pro.post('/api/transcription/generate', { url: tt.addVideo().url });
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body.code).toBe('transcription.unavailable');
+      expect(body.message).toContain('apt-get install -y pocketsphinx pocketsphinx-en-us');
+      expect(body.message).toContain('TRANSCRIBE_API_URL');
+    } finally {
+      await t.close();
+      await tt.close();
+    }
+  });
+});
