@@ -41,6 +41,8 @@ export const envSchema = z.object({
     (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
   ),
   UPSTREAM_HOST_MAP: hostMap,
+  // Video lookups per minute: per IP when signed out, per account (x3) when signed in.
+  VIDEO_INFO_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // PayPal subscriptions (issue 4). Without client id + secret the built-in test checkout is used (never in production).
   PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),

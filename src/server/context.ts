@@ -17,6 +17,11 @@ import { createBillingRepository } from './db/repositories/billing.repository.js
 import { createBillingAdapters, type BillingAdapters } from './adapters/paypal/index.js';
 import { createBillingService } from './services/billing.service.js';
 import { createHttpClient, type HttpClient } from './adapters/http/index.js';
+import { createTikTokAdapter } from './adapters/tiktok/tiktok.adapter.js';
+import { createVideoService } from './services/video.service.js';
+import { createDownloadsRepository } from './db/repositories/downloads.repository.js';
+import { createQuotaService } from './services/quota.service.js';
+import { createDownloadService } from './services/download.service.js';
 import { createBlogPostsRepository } from './db/repositories/blog-posts.repository.js';
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
 import { createBlogService } from './services/blog.service.js';
@@ -45,6 +50,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const repos = {
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
+    downloads: createDownloadsRepository(db),
     mediaResults: createMediaResultsRepository(db),
     billing: createBillingRepository(db),
     blogPosts: createBlogPostsRepository(db),
@@ -56,6 +62,10 @@ export function createContext(config: Config, database: Database, logger: Logger
     billing: overrides.billing ?? createBillingAdapters(config),
     http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
+  // Downloader (issue 3): TikTok lookups (cached) and media; observers get each fresh itemStruct.
+  const tiktok = createTikTokAdapter({ http: adapters.http });
+  const video = createVideoService({ tiktok, observers: () => videoObservers, logger });
+  const quota = createQuotaService({ downloads: repos.downloads });
   // Reads services.video lazily: the downloader's video service is built in the same literal below.
   const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => (services as unknown as { video: VideoServiceLike }).video, { maxBytes: config.MEDIA_MAX_INPUT_MB * 1024 * 1024 });
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
@@ -73,6 +83,9 @@ export function createContext(config: Config, database: Database, logger: Logger
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   const services = {
     auth: createAuthService({ users: repos.users }),
+    video,
+    quota,
+    downloads: createDownloadService({ video, quota, downloads: repos.downloads, logger }),
     mediaResults: mediaFeature.results,
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
@@ -96,6 +109,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push(trendsObservations.record);
   background.push(...trendsCollectors.jobs);
+  background.push({ name: 'http-client', start() {}, stop: () => adapters.http.close() });
   return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };
 }
 

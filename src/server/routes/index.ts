@@ -11,6 +11,8 @@ import { audioRoutes } from './audio.routes.js';
 import { transcriptionRoutes } from './transcription.routes.js';
 import { mediaRoutes } from './media.routes.js';
 import { trendsRoutes } from './trends.routes.js';
+import { videoRoutes } from './video.routes.js';
+import { downloadsRoutes } from './downloads.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
@@ -23,6 +25,8 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   transcriptionRoutes,
   mediaRoutes,
   trendsRoutes,
+  videoRoutes,
+  downloadsRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

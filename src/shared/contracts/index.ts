@@ -7,3 +7,4 @@ export * from './trending-videos.js';
 export * from './audio.js';
 export * from './transcription.js';
 export * from './trends.js';
+export * from './video.js';

@@ -1,0 +1,45 @@
+// Reads a TikTok video page: `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">` (found by id, any
+// attribute order) -> `__DEFAULT_SCOPE__["webapp.video-detail"]` -> status check -> itemStruct.
+import { AppError } from '../../errors.js';
+import { errorForStatus, tiktokErrors } from './errors.js';
+
+type Json = Record<string, any>;
+
+const SCRIPT = /<script\b[^>]*\bid=["']__UNIVERSAL_DATA_FOR_REHYDRATION__["'][^>]*>([\s\S]*?)<\/script>/i;
+
+/** The `__DEFAULT_SCOPE__` object, or null when the page carries no rehydration data. */
+export function extractScope(html: string): Json | null {
+  const m = SCRIPT.exec(html);
+  if (!m) return null;
+  try {
+    const data = JSON.parse(m[1]);
+    return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object' ? data.__DEFAULT_SCOPE__ : null;
+  } catch {
+    return null;
+  }
+}
+
+export type PageResult = { ok: true; item: Json; canonical: string | null } | { ok: false; error: AppError; canonical: string | null };
+
+/** Classifies a page body into the itemStruct or a typed failure. */
+export function readVideoPage(html: string): PageResult {
+  const scope = extractScope(html);
+  if (!scope) {
+    // No data: a bot check ("Please wait...", WAF challenge) or an unexpected page.
+    const botCheck = /_wafchallengeid|Please wait\.\.\.|id="wci"/i.test(html);
+    return { ok: false, error: botCheck ? tiktokErrors.rateLimited() : tiktokErrors.unavailable(), canonical: null };
+  }
+  const canonical = typeof scope['seo.abtest']?.canonical === 'string' ? scope['seo.abtest'].canonical : null;
+  const detail = scope['webapp.video-detail'];
+  if (!detail || typeof detail !== 'object') return { ok: false, error: tiktokErrors.unavailable(), canonical };
+  const statusError = errorForStatus(detail.statusCode, detail.statusMsg);
+  if (statusError) return { ok: false, error: statusError, canonical };
+  const item = detail.itemInfo?.itemStruct;
+  if (!item || typeof item !== 'object') return { ok: false, error: tiktokErrors.notFound(), canonical };
+  if (!item.video && item.isContentClassified) return { ok: false, error: tiktokErrors.ageRestricted(), canonical };
+  if (item.isContentClassified && !(item.video?.playAddr || item.video?.bitrateInfo?.length)) {
+    return { ok: false, error: tiktokErrors.ageRestricted(), canonical };
+  }
+  if (item.privateItem === true && !item.video?.playAddr) return { ok: false, error: tiktokErrors.private(), canonical };
+  return { ok: true, item, canonical };
+}

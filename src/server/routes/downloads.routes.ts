@@ -1,0 +1,18 @@
+// The signed-in user's download history. Clearing hides it; the quota never comes back.
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { clearDownloadsResponse, recentDownloadsResponse } from '../../shared/contracts/index.js';
+
+export function downloadsRoutes(app: ZApp, ctx: AppContext) {
+  const { downloads } = ctx.services;
+  app.get(
+    '/api/downloads/recent',
+    { preHandler: ctx.guards.user, schema: { response: { 200: recentDownloadsResponse } } },
+    async (request) => downloads.recent(request.user!.id),
+  );
+  app.delete(
+    '/api/downloads',
+    { preHandler: ctx.guards.user, schema: { response: { 200: clearDownloadsResponse } } },
+    async (request) => downloads.clear(request.user!.id),
+  );
+}

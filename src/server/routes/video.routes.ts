@@ -1,0 +1,76 @@
+// Video lookup (signed out too, rate-limited per IP), quota-counted download, inline preview and
+// thumbnail, all through this product's own endpoints (TikTok's CDN links need the page's cookies).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
+import { AppError } from '../errors.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
+
+const tooMany = (seconds: number) =>
+  new AppError(429, 'rate_limited', 'Too many requests. Please slow down and try again shortly.', {}, { 'retry-after': String(seconds) });
+
+/** Aborts when the client goes away before the response finished: upstream transfers stop too. */
+function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const ac = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) ac.abort();
+  });
+  request.raw.on('aborted', () => ac.abort());
+  return ac.signal;
+}
+
+export function videoRoutes(app: ZApp, ctx: AppContext) {
+  const { video, downloads } = ctx.services;
+  // Signed out: per IP. Signed in: per account (an office behind one IP is not one person).
+  const anonymousLimiter = new RateLimiter(ctx.config.VIDEO_INFO_PER_MINUTE, 60_000);
+  const userLimiter = new RateLimiter(ctx.config.VIDEO_INFO_PER_MINUTE * 3, 60_000);
+  const mediaLimiter = new RateLimiter(240, 60_000);
+
+  async function limitLookups(request: FastifyRequest) {
+    const user = await ctx.guards.currentUser(request);
+    const wait = user ? userLimiter.hit(`u:${user.id}`) : anonymousLimiter.hit(`ip:${request.ip}`);
+    if (wait) throw tooMany(wait);
+  }
+
+  app.post(
+    '/api/video/info',
+    { preHandler: limitLookups, schema: { body: videoInfoRequest, response: { 200: videoInfo } } },
+    async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(request, reply))).info,
+  );
+
+  app.post('/api/video/download', { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } }, async (request, reply) => {
+    const signal = abortOnDisconnect(request, reply);
+    const { headers, body } = await downloads.start(request.user!, request.body, signal);
+    reply.headers(headers);
+    return reply.send(body);
+  });
+
+  const idParams = z.object({ id: z.string().regex(/^\d{1,21}$/, 'Please provide a valid TikTok URL') });
+
+  app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams } }, async (request, reply) => {
+    const wait = mediaLimiter.hit(`u:${request.user!.id}`);
+    if (wait) throw tooMany(wait);
+    const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
+    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(request, reply));
+    reply.status(media.status).headers({
+      'content-type': media.contentType,
+      'accept-ranges': 'bytes',
+      'content-disposition': 'inline',
+      'cache-control': 'private, no-store',
+      ...(media.contentLength !== null ? { 'content-length': String(media.contentLength) } : {}),
+      ...(media.contentRange ? { 'content-range': media.contentRange } : {}),
+    });
+    return reply.send(media.stream);
+  });
+
+  app.get('/api/video/thumbnail/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const wait = mediaLimiter.hit(`ip:${request.ip}`);
+    if (wait) throw tooMany(wait);
+    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(request, reply));
+    const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
+    reply.headers({ 'content-type': type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });
+    return reply.send(image.stream);
+  });
+}

@@ -1,0 +1,44 @@
+// The free download quota (DECISIONS 3): reserve a slot atomically before streaming, commit it once
+// the whole file was sent, release it when the transfer fails. Pro users are never limited (their
+// downloads are still recorded and counted). A reservation older than STALE_RESERVATION_MS can
+// only belong to a crashed process and is failed at the user's next reservation.
+import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
+import { AppError } from '../errors.js';
+import type { DownloadMeta, DownloadsRepository } from '../db/repositories/downloads.repository.js';
+import type { User } from '../db/repositories/users.repository.js';
+import { isPro } from './entitlements.service.js';
+
+export const STALE_RESERVATION_MS = 2 * 60 * 60 * 1000;
+
+export const quotaExhausted = () =>
+  new AppError(403, 'quota.exhausted', `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads. Upgrade to Pro for unlimited downloads.`, {
+    limitReached: true,
+  });
+
+export interface Reservation {
+  userId: string;
+  downloadId: number;
+  /** Settles once: commit or release, whichever comes first. */
+  commit(bytes: number): Promise<boolean>;
+  release(bytes: number): Promise<boolean>;
+}
+
+export function createQuotaService(deps: { downloads: DownloadsRepository; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  return {
+    async reserve(user: User, meta: DownloadMeta): Promise<Reservation> {
+      const limit = isPro(user) ? null : FREE_DOWNLOAD_LIMIT;
+      const id = await deps.downloads.reserve(user.id, meta, limit, new Date(now() - STALE_RESERVATION_MS));
+      if (id === null) throw quotaExhausted();
+      let settled: Promise<boolean> | null = null;
+      return {
+        userId: user.id,
+        downloadId: id,
+        commit: (bytes) => (settled ??= deps.downloads.commit(user.id, id, bytes)),
+        release: (bytes) => (settled ??= deps.downloads.release(user.id, id, bytes)),
+      };
+    },
+  };
+}
+
+export type QuotaService = ReturnType<typeof createQuotaService>;

@@ -1,0 +1,214 @@
+/**
+ * The video service (ctx.services.video): TikTok lookups, cached, and media opening for every tool.
+ *
+ *   const { info, video } = await ctx.services.video.getInfo(url, signal)
+ *     info   SPEC 3 'Video info' (what /api/video/info answers; option urls are our own endpoints)
+ *     video  FetchedVideo: video.video is the ParsedVideo (title, author, duration, options,
+ *            musicUrl = itemStruct.music.playUrl, subtitles = itemStruct.video.subtitleInfos,
+ *            isPhotoPost), video.item is the raw itemStruct, video.cookies the page's cookies.
+ *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: 'hd' } | { kind: 'music' }, signal)
+ *     m.stream (Readable; the caller must consume or destroy it), m.contentType, m.contentLength
+ *     (null when unknown), m.video (as above), m.option (the chosen video option, if kind=video).
+ *     Options: range ('bytes=0-'), maxBytes (byte ceiling), mediaUrl (e.g. a subtitle Url of the
+ *     parsed item, fetched with the page's cookies).
+ *   await ctx.services.video.fetchText(subtitleUrl, video, signal)   // small files, e.g. WebVTT
+ *
+ * Lookups are cached per video id for CACHE_TTL_MS with the cookies the CDN needs, so a download
+ * right after a fetch costs no second page fetch; concurrent lookups of one id share one fetch.
+ * After every real page fetch (not a cache hit) each ctx.videoObservers function gets the raw
+ * itemStruct. A link that is not an accepted TikTok link fails with 400 `link.unsupported` before
+ * any request leaves the server.
+ */
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { VideoInfo } from '../../shared/contracts/index.js';
+import type { FetchedVideo, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
+import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
+import { tiktokErrors } from '../adapters/tiktok/errors.js';
+import { parseTikTokLink } from '../../shared/tiktok-url.js';
+
+export const CACHE_TTL_MS = 5 * 60 * 1000;
+const MAX_ENTRIES = 2000;
+
+export interface OpenedVideoMedia {
+  stream: Readable;
+  status: number; // 200, or 206 for a range
+  contentType: string;
+  contentLength: number | null;
+  contentRange: string | null;
+  video: FetchedVideo;
+  option: MediaOption | null;
+}
+
+export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music' };
+
+export function toVideoInfo(v: FetchedVideo): VideoInfo {
+  const p = v.video;
+  const url = v.ref.url;
+  return {
+    url,
+    videoId: p.id,
+    title: p.title,
+    author: p.author,
+    thumbnail: p.thumbnailUrl ? `/api/video/thumbnail/${p.id}` : null,
+    videoUrl: `/api/video/stream/${p.id}`,
+    duration: p.duration,
+    views: p.views,
+    likes: p.likes,
+    downloadOptions: p.options.map((o) => ({
+      quality: o.quality,
+      resolution: o.width && o.height ? `${o.width}x${o.height}` : 'Unknown',
+      size: o.size,
+      url: `/api/video/download?url=${encodeURIComponent(url)}&quality=${o.quality}`,
+    })),
+  };
+}
+
+export function createVideoService(deps: {
+  tiktok: TikTokAdapter;
+  observers: () => Array<(item: Record<string, unknown>) => void>;
+  logger: Logger;
+  ttlMs?: number;
+  now?: () => number;
+}) {
+  const ttl = deps.ttlMs ?? CACHE_TTL_MS;
+  const now = deps.now ?? Date.now;
+  const byId = new Map<string, { expiresAt: number; value: Promise<FetchedVideo> }>();
+  const shortLinks = new Map<string, { expiresAt: number; ref: VideoRef }>();
+
+  function remember<K, V>(map: Map<K, V>, key: K, value: V) {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as K);
+  }
+
+  async function resolve(url: string, signal?: AbortSignal): Promise<VideoRef> {
+    const link = parseTikTokLink(url);
+    if (!link) throw tiktokErrors.unsupported();
+    if (link.kind === 'video') return { id: link.id, url: link.url };
+    const hit = shortLinks.get(link.url);
+    if (hit && hit.expiresAt > now()) return hit.ref;
+    const ref = await deps.tiktok.resolveLink(link.url, signal);
+    remember(shortLinks, link.url, { expiresAt: now() + ttl, ref });
+    return ref;
+  }
+
+  function notify(item: Record<string, unknown>) {
+    for (const observer of deps.observers()) {
+      try {
+        observer(item);
+      } catch (err) {
+        deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'video observer failed');
+      }
+    }
+  }
+
+  /** The fetched video for a ref, from the cache or one shared page fetch. */
+  function load(ref: VideoRef, opts: { fresh?: boolean } = {}): Promise<FetchedVideo> {
+    const hit = byId.get(ref.id);
+    if (hit && hit.expiresAt > now() && !opts.fresh) return hit.value;
+    // Not tied to one caller's signal: other callers may share this fetch.
+    const value = deps.tiktok.fetchVideo(ref).then((v) => {
+      notify(v.item);
+      return v;
+    });
+    remember(byId, ref.id, { expiresAt: now() + ttl, value });
+    value.catch(() => {
+      if (byId.get(ref.id)?.value === value) byId.delete(ref.id);
+    });
+    return value;
+  }
+
+  async function lookup(url: string, signal?: AbortSignal): Promise<FetchedVideo> {
+    const ref = await resolve(url, signal);
+    return load(ref);
+  }
+
+  function pickOption(video: FetchedVideo, quality: string | undefined): MediaOption {
+    const options = video.video.options;
+    if (!options.length) throw video.video.isPhotoPost ? tiktokErrors.noVideo() : tiktokErrors.unavailable();
+    const q = (quality ?? 'hd').toLowerCase();
+    const found = options.find((o) => o.quality === q);
+    if (!found) throw new AppError(400, 'video.quality_unavailable', `The quality '${q}' is not available for this video. Fetch the video again and pick one of its options.`);
+    return found;
+  }
+
+  async function openOnce(video: FetchedVideo, req: MediaRequest & { mediaUrl?: string }, o: { signal?: AbortSignal; range?: string; maxBytes?: number }) {
+    let option: MediaOption | null = null;
+    let urls: string[];
+    if (req.mediaUrl) urls = [req.mediaUrl];
+    else if (req.kind === 'music') {
+      if (!video.video.musicUrl) throw new AppError(404, 'video.no_music', 'This video has no separate sound track.');
+      urls = [video.video.musicUrl];
+    } else {
+      option = pickOption(video, req.quality);
+      urls = option.urls;
+    }
+    const res = await deps.tiktok.openMedia(urls, video, o);
+    const length = Number(res.header('content-length'));
+    return {
+      stream: res.body,
+      status: res.status,
+      contentType: res.header('content-type') ?? (req.kind === 'music' ? 'audio/mpeg' : 'video/mp4'),
+      contentLength: Number.isFinite(length) && res.header('content-length') !== undefined ? length : null,
+      contentRange: res.header('content-range') ?? null,
+      video,
+      option,
+    };
+  }
+
+  async function openMedia(
+    url: string,
+    req: MediaRequest & { mediaUrl?: string },
+    signal?: AbortSignal,
+    o: { range?: string; maxBytes?: number } = {},
+  ): Promise<OpenedVideoMedia> {
+    const ref = await resolve(url, signal);
+    const video = await load(ref);
+    try {
+      return await openOnce(video, req, { ...o, signal });
+    } catch (err) {
+      // Cached cookies or signed URLs may have gone stale: one fresh page fetch, then give up.
+      if (signal?.aborted || !(err instanceof AppError) || err.code !== 'upstream.unavailable') throw err;
+      const fresh = await load(ref, { fresh: true });
+      return openOnce(fresh, req, { ...o, signal });
+    }
+  }
+
+  return {
+    resolve,
+    lookup,
+    async getInfo(url: string, signal?: AbortSignal): Promise<{ info: VideoInfo; video: FetchedVideo }> {
+      const video = await lookup(url, signal);
+      return { info: toVideoInfo(video), video };
+    },
+    /** A video by id (preview, thumbnail): from the cache, else through its canonical page. */
+    byId(id: string, signal?: AbortSignal): Promise<FetchedVideo> {
+      if (!/^\d{1,21}$/.test(id)) throw tiktokErrors.unsupported();
+      return lookup(`https://www.tiktok.com/@_/video/${id}`, signal);
+    },
+    openMedia,
+    /** A small text file (captions) with the page's cookies, at most 2 MB. */
+    async fetchText(mediaUrl: string, video: FetchedVideo, signal?: AbortSignal): Promise<string> {
+      const res = await deps.tiktok.openMedia([mediaUrl], video, { signal });
+      return res.text(2 * 1024 * 1024);
+    },
+    /** Inline preview: the lightest muxed option of a video by id, Range passed through. */
+    async openPreview(id: string, range: string | undefined, signal?: AbortSignal): Promise<OpenedVideoMedia> {
+      const video = await this.byId(id, signal);
+      const lightest = video.video.options.at(-1);
+      if (!lightest) throw video.video.isPhotoPost ? tiktokErrors.noVideo() : tiktokErrors.unavailable();
+      return openMedia(video.ref.url, { kind: 'video', quality: lightest.quality }, signal, { range });
+    },
+    /** The cover image stream of a video. */
+    async openThumbnail(id: string, signal?: AbortSignal) {
+      const video = await this.byId(id, signal);
+      if (!video.video.thumbnailUrl) throw new AppError(404, 'video.no_thumbnail', 'This video has no thumbnail.');
+      const res = await deps.tiktok.openMedia([video.video.thumbnailUrl], video, { signal, maxBytes: 5 * 1024 * 1024 });
+      return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg' };
+    },
+  };
+}
+
+export type VideoService = ReturnType<typeof createVideoService>;

@@ -1,0 +1,277 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { DB_KINDS } from '../helpers/test-db.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { downloads, users } from '../../src/server/db/schema.js';
+
+describe.each(DB_KINDS)('downloader (%s)', (db) => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  const observed: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000' }, configure: (ctx) => ctx.videoObservers.push((item) => observed.push(item)) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await tt?.close();
+  });
+
+  const pageFetches = (id: string) => tt.requests.filter((r) => r.host === 'www.tiktok.com' && r.path.includes(`/video/${id}`)).length;
+  const userRow = async (id: string) => (await t.ctx.db.select().from(users).where(eq(users.id, id)))[0];
+  const status = async (c: { get(p: string): Promise<Response> }) => (await c.get('/api/subscription/status')).json();
+
+  it('maps the real captured page to the Video info shape, signed out, with only our own media links', async () => {
+    const res = await t.client().post('/api/video/info', { url: `  ${tt.fixtureUrl}?is_from_webapp=1&sender_device=pc  ` });
+    expect(res.status).toBe(200);
+    const info = await res.json();
+    expect(info).toMatchObject({
+      url: tt.fixtureUrl,
+      videoId: '7504044860782021930',
+      author: 'tjrobertson52',
+      duration: 251,
+      views: 71400,
+      likes: 1819,
+      thumbnail: '/api/video/thumbnail/7504044860782021930',
+      videoUrl: '/api/video/stream/7504044860782021930',
+    });
+    expect(info.title).toMatch(/^Digital marketing will be DEAD by 2027/);
+    // Only the muxed H.264 gears (phone plays them with sound); HEVC DASH gears are left out.
+    expect(info.downloadOptions.map((o: { quality: string; resolution: string; size: number }) => [o.quality, o.resolution, o.size])).toEqual([
+      ['hd', '576x1024', 72143208],
+      ['sd', '576x1024', 26194101],
+    ]);
+    expect(JSON.stringify(info)).not.toMatch(/tiktok(cdn)?(-us)?\.com\/(video|aweme|obj|tos)/);
+    for (const o of info.downloadOptions) expect(o.url.startsWith('/api/')).toBe(true);
+    expect(observed.some((i) => i.id === '7504044860782021930')).toBe(true);
+  });
+
+  it('serves a second lookup of the same id from the cache: no page fetch, no observer call', async () => {
+    const v = tt.addVideo({ desc: '' });
+    const before = observed.length;
+    const first = await (await t.client().post('/api/video/info', { url: v.url })).json();
+    expect(first.title).toBe(`TikTok video #${v.id}`);
+    await t.client().post('/api/video/info', { url: v.url });
+    expect(pageFetches(v.id)).toBe(1);
+    expect(observed.length).toBe(before + 1);
+  });
+
+  it('refuses links that are not TikTok videos with 400 before any request leaves', async () => {
+    const before = tt.requests.length;
+    for (const url of [
+      'https://www.youtube.com/watch?v=abc',
+      'https://www.tiktok.com.evil.com/@a/video/1',
+      'https://www.tiktok.com@127.0.0.1/@a/video/1',
+      'https://user:pw@www.tiktok.com/@a/video/1',
+      'https://www.tiktok.com:8443/@a/video/1',
+      'https://www.tiktok.com/@a/video/1234567890123456789012',
+      'ftp://www.tiktok.com/@a/video/1',
+      'not a url',
+      'http://127.0.0.1/@a/video/1',
+      'http://169.254.169.254/latest/meta-data',
+    ]) {
+      const res = await t.client().post('/api/video/info', { url });
+      expect(res.status, url).toBe(400);
+      expect((await res.json()).message, url).toBe('Please provide a valid TikTok URL');
+    }
+    const empty = await t.client().post('/api/video/info', { url: '' });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok URL');
+    expect(tt.requests.length).toBe(before);
+  });
+
+  it('resolves vm., vt. and /t/ short links and refuses one that does not land on a video', async () => {
+    const v = tt.addVideo();
+    tt.addShortLink('ZTvm1', `${v.url}?_r=1&_t=abc`);
+    for (const link of ['https://vm.tiktok.com/ZTvm1/', 'https://vt.tiktok.com/ZTvm1', 'https://www.tiktok.com/t/ZTvm1/']) {
+      const res = await t.client().post('/api/video/info', { url: link });
+      expect(res.status, link).toBe(200);
+      expect((await res.json()).videoId).toBe(v.id);
+    }
+    const dead = await t.client().post('/api/video/info', { url: 'https://vm.tiktok.com/ZTnothing/' });
+    expect(dead.status).toBe(400);
+    expect((await dead.json()).code).toBe('link.unsupported');
+    // A short link redirecting to loopback is refused by the guarded client.
+    tt.addShortLink('ZTevil', `http://127.0.0.1:${new URL(tt.origin).port}/@a/video/1`);
+    const evil = await t.client().post('/api/video/info', { url: 'https://vm.tiktok.com/ZTevil/' });
+    expect(evil.status).toBe(400);
+    expect(tt.requests.some((r) => r.host.startsWith('127.0.0.1'))).toBe(false);
+  });
+
+  it.each([
+    ['deleted', 404, 'video.not_found'],
+    ['user_not_found', 404, 'video.not_found'],
+    ['region_withheld', 451, 'video.region_blocked'],
+    ['region_locked', 451, 'video.region_blocked'],
+    ['private', 403, 'video.private'],
+    ['private_account', 403, 'video.private'],
+    ['classified', 403, 'video.age_restricted'],
+    ['login', 403, 'video.login_required'],
+    ['rate_limited', 429, 'upstream.rate_limited'],
+    ['no_data', 429, 'upstream.rate_limited'],
+    ['unavailable', 424, 'upstream.unavailable'],
+  ] as const)('answers a %s page with %i %s and a clear message', async (kind, code, errorCode) => {
+    const res = await t.client().post('/api/video/info', { url: tt.addError(kind) });
+    expect(res.status).toBe(code);
+    const body = await res.json();
+    expect(body.code).toBe(errorCode);
+    expect(body.message.length).toBeGreaterThan(20);
+  });
+
+  it('needs an account to download', async () => {
+    const res = await t.client().post('/api/video/download', { url: tt.fixtureUrl, quality: 'hd' });
+    expect(res.status).toBe(401);
+  });
+
+  it('streams the watermark-free file with the page cookies, counts it at once, and lists it', async () => {
+    const c = await t.signUp();
+    const v = tt.addVideo({ desc: 'Downloaded one' });
+    await c.post('/api/video/info', { url: v.url });
+    const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="tiktok-fakecreator-\d+\.mp4"$/);
+    expect(Number(res.headers.get('content-length'))).toBe(v.size);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(fs.readFileSync(v.mediaFile!))).toBe(true);
+    expect(await status(c)).toMatchObject({ downloadCount: 1, remainingDownloads: 5, canDownload: true });
+    expect(pageFetches(v.id)).toBe(1); // the download reused the cached page and cookies
+    const cdn = tt.requests.filter((r) => r.path.includes(`/fake/${v.id}/normal_540_0/`));
+    expect(cdn.at(-1)!.cookie).toMatch(/tt_chain_token=/);
+    expect(cdn.at(-1)!.referer).toMatch(/^https:\/\/www\.tiktok\.com\//);
+    expect(tt.requests.some((r) => r.path.includes('/download_wm/') || r.path.startsWith('/aweme/v1/play'))).toBe(false);
+    const recent = await (await c.get('/api/downloads/recent')).json();
+    expect(recent[0]).toMatchObject({ videoId: v.id, title: 'Downloaded one', author: 'fakecreator', quality: 'hd' });
+  });
+
+  it('the CDN refuses a request without the page cookie, so links are never handed out bare', async () => {
+    const v = tt.addVideo();
+    const direct = await fetch(`${tt.origin}/video/tos/fake/${v.id}/normal_540_0/`, { headers: { host: 'v16-webapp-prime.us.tiktok.com' } });
+    expect(direct.status).toBe(403);
+    const c = await t.signUp();
+    expect((await c.post('/api/video/download', { url: v.url, quality: 'sd' })).status).toBe(200);
+  });
+
+  it('keeps the quota when the upstream transfer is cut halfway, and after clearing history', async () => {
+    const c = await t.signUp({ downloadCount: 2 });
+    const v = tt.addVideo({ media: { size: 4_000_000 }, cutAfterBytes: 1_000_000 });
+    const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await status(c)).downloadCount).toBe(2);
+    expect((await userRow(c.userId)).downloadsReserved).toBe(0);
+    const ok = await c.post('/api/video/download', { url: tt.addVideo().url, quality: 'hd' });
+    await ok.arrayBuffer();
+    expect((await status(c)).downloadCount).toBe(3);
+    const cleared = await c.delete('/api/downloads');
+    expect(cleared.status).toBe(200);
+    expect(await (await c.get('/api/downloads/recent')).json()).toEqual([]);
+    expect(await status(c)).toMatchObject({ downloadCount: 3, remainingDownloads: 3 });
+  });
+
+  it('stops the upstream transfer when the client disconnects mid-file, and gives the slot back', async () => {
+    const c = await t.signUp();
+    const v = tt.addVideo({ media: { size: 60_000_000 } });
+    const ac = new AbortController();
+    const res = await fetch(`${t.baseUrl}/api/video/download`, {
+      method: 'POST',
+      signal: ac.signal,
+      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      body: JSON.stringify({ url: v.url, quality: 'hd' }),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let got = 0;
+    while (got < 500_000) got += (await reader.read()).value!.length;
+    ac.abort();
+    const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
+    for (let i = 0; i < 50 && !transfer().aborted; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(transfer().aborted).toBe(true);
+    expect(transfer().bytesSent).toBeLessThan(30_000_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await userRow(c.userId)).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
+  });
+
+  it('gives exactly one download to twenty parallel requests from a free user with 5 used', async () => {
+    const c = await t.signUp({ downloadCount: 5 });
+    const v = tt.addVideo();
+    await c.post('/api/video/info', { url: v.url });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
+        return { status: res.status, body: res.status === 200 ? await res.arrayBuffer() : await res.json() };
+      }),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 403);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) expect(r.body).toMatchObject({ limitReached: true, code: 'quota.exhausted' });
+    expect(await status(c)).toMatchObject({ downloadCount: 6, remainingDownloads: 0, canDownload: false });
+  });
+
+  it('refuses a free user at the limit with limitReached, and never limits Pro users', async () => {
+    const free = await t.signUp({ downloadCount: 6 });
+    const res = await free.post('/api/video/download', { url: tt.fixtureUrl, quality: 'hd' });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body).toMatchObject({ limitReached: true, code: 'quota.exhausted' });
+    expect(body.message).toMatch(/limit of 6 downloads/);
+    const pro = await t.signUp({ pro: true, downloadCount: 40 });
+    const ok = await pro.post('/api/video/download', { url: tt.addVideo().url, quality: 'hd' });
+    expect(ok.status).toBe(200);
+    await ok.arrayBuffer();
+  });
+
+  it('fails a reservation left behind by a crashed process instead of holding the slot forever', async () => {
+    const c = await t.signUp({ downloadCount: 5 });
+    await t.ctx.db.insert(downloads).values({ userId: c.userId, url: tt.fixtureUrl, status: 'reserved', createdAt: sql`now() - interval '3 hours'` });
+    await t.ctx.db.update(users).set({ downloadsReserved: 1 }).where(eq(users.id, c.userId));
+    const res = await c.post('/api/video/download', { url: tt.addVideo().url, quality: 'hd' });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(await userRow(c.userId)).toMatchObject({ downloadCount: 6, downloadsReserved: 0 });
+  });
+
+  it('refuses an unknown quality with 400 and frees nothing', async () => {
+    const c = await t.signUp();
+    const res = await c.post('/api/video/download', { url: tt.addVideo().url, quality: 'uhd' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('video.quality_unavailable');
+    expect(await userRow(c.userId)).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
+  });
+
+  it('plays the inline preview through its own endpoint with ranges, and proxies the thumbnail', async () => {
+    const c = await t.signUp();
+    const v = tt.addVideo();
+    await c.post('/api/video/info', { url: v.url });
+    const part = await c.get(`/api/video/stream/${v.id}`, { range: 'bytes=0-99' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-99/${v.size}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+    expect((await t.client().get(`/api/video/stream/${v.id}`)).status).toBe(401);
+    const thumb = await t.client().get(`/api/video/thumbnail/${v.id}`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+    expect((await thumb.arrayBuffer()).byteLength).toBeGreaterThan(500);
+  });
+});
+
+describe('video lookups rate limit', () => {
+  it('limits signed-out lookups per IP with 429 and Retry-After', async () => {
+    const tt = await startFakeTikTok();
+    const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await t.client().post('/api/video/info', { url: tt.fixtureUrl })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const res = await t.client().post('/api/video/info', { url: tt.fixtureUrl });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+      await tt.close();
+    }
+  });
+});
