@@ -29,7 +29,7 @@ export interface RunningServer {
   logs: () => string;
   /** Runs `npm run cli`-equivalent against this server's configuration. */
   cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  stop(): Promise<void>;
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** env.PORT may be given when the URL must be known before the start (e.g. OIDC redirect URIs). */
@@ -76,12 +76,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         p.stderr.on('data', (d) => (stderr += d));
         p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
       }),
-    async stop() {
+    async stop(opts = {}) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
