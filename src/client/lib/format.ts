@@ -26,6 +26,5 @@ export function formatAge(date: string | Date, now = Date.now()): string {
   const hours = (now - new Date(date).getTime()) / 3_600_000;
   if (hours < 1) return 'Just now';
   if (hours < 24) return `${Math.floor(hours)}h ago`;
-  const days = Math.floor(hours / 24);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
+  return `${Math.floor(hours / 24)}d ago`;
 }
