@@ -54,7 +54,8 @@ export const envSchema = z.object({
   // Trust X-Forwarded-* from a reverse proxy (needed behind a load balancer for per-IP limits).
   TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
   // Trends collectors (issue 7; see README 'Trends'). Feeds: comma-separated; "a|b" = try a, then b.
-  TRENDS_COLLECTORS: z.enum(['on', 'off']).default('on'),
+  // Default: on, except under NODE_ENV=test where tests opt in (no test reaches the real sources).
+  TRENDS_COLLECTORS: z.enum(['on', 'off']).optional(),
   TRENDS_TIKTOK_ONE: z.enum(['on', 'off']).default('on'),
   TRENDS_NEWS: z.enum(['on', 'off']).default('on'),
   TRENDS_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like US').default('US'),

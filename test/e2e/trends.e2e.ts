@@ -62,6 +62,7 @@ beforeAll(async () => {
       DATABASE_URL: database.url,
       UPSTREAM_HOST_MAP: JSON.stringify(fake.hostMap),
       TRENDS_NEWS_FEEDS: feeds,
+      TRENDS_COLLECTORS: 'on',
       TRENDS_FIRST_RUN_DELAY_SECONDS: '0',
       TRENDS_FETCH_TIMEOUT_SECONDS: '3',
     }),

@@ -176,3 +176,38 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
     expect(performance.now() - started).toBeLessThan(200);
   });
 });
+
+describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
+  it('are off by default under NODE_ENV=test, and when on run first at start, recorded, without any user request', async () => {
+    const quiet = await createTestApp({ db });
+    try {
+      expect(quiet.ctx.background.map((j) => j.name).filter((n) => n.startsWith('trends:'))).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+    const fake = await startFakeTrendSources();
+    const t = await createTestApp({
+      db,
+      env: {
+        UPSTREAM_HOST_MAP: JSON.stringify(fake.hostMap),
+        TRENDS_COLLECTORS: 'on',
+        TRENDS_FIRST_RUN_DELAY_SECONDS: '0',
+        TRENDS_NEWS_FEEDS: 'https://newsroom.tiktok.com/en-us/rss',
+        TRENDS_COUNTRY: 'GB',
+        TRENDS_PERIOD: '30',
+      },
+    });
+    try {
+      expect(t.ctx.background.map((j) => j.name)).toEqual(expect.arrayContaining(['trends:tiktok-one', 'trends:news']));
+      await expect
+        .poll(async () => (await t.ctx.repos.trends.latestRuns()).filter((r) => r.finishedAt).length, { timeout: 15_000 })
+        .toBe(2);
+      expect(fake.hashtagRequests[0]).toMatchObject({ countryCode: 'GB', timeRange: 30 });
+      const snap = await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags');
+      expect(snap!.data).toMatchObject({ country: 'GB', period: 30 });
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});

@@ -195,7 +195,8 @@ export const DEFAULT_NEWS_FEEDS = [
 
 /** Collector settings from configuration (TRENDS_* variables). */
 export function collectorsConfigFrom(env: {
-  TRENDS_COLLECTORS: 'on' | 'off';
+  NODE_ENV: string;
+  TRENDS_COLLECTORS?: 'on' | 'off';
   TRENDS_TIKTOK_ONE: 'on' | 'off';
   TRENDS_NEWS: 'on' | 'off';
   TRENDS_COUNTRY: string;
@@ -205,7 +206,7 @@ export function collectorsConfigFrom(env: {
   TRENDS_FIRST_RUN_DELAY_SECONDS?: number;
 }): CollectorsConfig {
   return {
-    enabled: env.TRENDS_COLLECTORS === 'on',
+    enabled: (env.TRENDS_COLLECTORS ?? (env.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     tiktokOne: env.TRENDS_TIKTOK_ONE === 'on',
     news: env.TRENDS_NEWS === 'on',
     country: env.TRENDS_COUNTRY,
