@@ -43,6 +43,11 @@ export const envSchema = z.object({
   UPSTREAM_HOST_MAP: hostMap,
   // Video lookups per minute: per IP when signed out, per account (x3) when signed in.
   VIDEO_INFO_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  // OpenAI-compatible chat-completions API for hashtags and captions (all three set = enabled).
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // PayPal subscriptions (issue 4). Without client id + secret the built-in test checkout is used (never in production).
   PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),

@@ -33,6 +33,9 @@ import { createFeedsAdapter } from './adapters/trends/feeds.adapter.js';
 import { createTrendsAnalysisService } from './services/trends-analysis.service.js';
 import { createTrendsCollectors, collectorsConfigFrom } from './services/trends-collectors.service.js';
 import { createObservationRecorder } from './services/trends-observations.service.js';
+import { createHashtagObservationsRepository } from './db/repositories/hashtag-observations.repository.js';
+import { createTextToolsFeature } from './services/text-tools.feature.js';
+import type { LlmClient } from './adapters/llm/openai-chat.adapter.js';
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
@@ -43,6 +46,8 @@ export interface ContextOverrides {
   billing?: BillingAdapters;
   /** The guarded outbound HTTP client (tests may inject one with a fake DNS resolver). */
   http?: HttpClient;
+  /** Hashtags and captions: the language model client (null = built-in engine only). */
+  llm?: LlmClient | null;
 }
 
 export function createContext(config: Config, database: Database, logger: Logger, overrides: ContextOverrides = {}) {
@@ -56,6 +61,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     blogPosts: createBlogPostsRepository(db),
     trendingVideos: createTrendingVideosRepository(db),
     trends: createTrendsRepository(db),
+    hashtagObservations: createHashtagObservationsRepository(db),
   };
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
@@ -81,6 +87,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     onData: () => trendsAnalysis.invalidate(),
   });
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
+  // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
+  const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
   const services = {
     auth: createAuthService({ users: repos.users }),
     video,
@@ -95,6 +103,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     trendsAnalysis,
     trendsCollectors,
     trendsObservations,
+    hashtags: textTools.hashtags,
+    content: textTools.content,
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
   /**

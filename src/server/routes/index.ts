@@ -13,6 +13,8 @@ import { mediaRoutes } from './media.routes.js';
 import { trendsRoutes } from './trends.routes.js';
 import { videoRoutes } from './video.routes.js';
 import { downloadsRoutes } from './downloads.routes.js';
+import { hashtagsRoutes } from './hashtags.routes.js';
+import { contentRoutes } from './content.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
@@ -27,6 +29,8 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   trendsRoutes,
   videoRoutes,
   downloadsRoutes,
+  hashtagsRoutes,
+  contentRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

@@ -8,3 +8,5 @@ export * from './audio.js';
 export * from './transcription.js';
 export * from './trends.js';
 export * from './video.js';
+export * from './hashtags.js';
+export * from './content.js';

@@ -1,0 +1,12 @@
+// POST /api/content/optimize (signed in): one optimised caption per requested platform.
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { optimizeRequest, optimizeResponse } from '../../shared/contracts/content.js';
+
+export function contentRoutes(app: ZApp, ctx: AppContext) {
+  app.post(
+    '/api/content/optimize',
+    { preHandler: ctx.guards.user, schema: { body: optimizeRequest, response: { 200: optimizeResponse } } },
+    async (request) => ctx.services.content.optimize(request.body),
+  );
+}

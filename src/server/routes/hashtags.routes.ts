@@ -1,0 +1,12 @@
+// POST /api/ai/hashtags (Pro): hashtag suggestions from the built-in engine or the language model.
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+import { hashtagRequest, hashtagResponse } from '../../shared/contracts/hashtags.js';
+
+export function hashtagsRoutes(app: ZApp, ctx: AppContext) {
+  app.post(
+    '/api/ai/hashtags',
+    { preHandler: ctx.guards.pro, schema: { body: hashtagRequest, response: { 200: hashtagResponse } } },
+    async (request) => ctx.services.hashtags.generate(request.body),
+  );
+}

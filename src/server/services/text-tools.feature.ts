@@ -1,0 +1,40 @@
+// Wires the hashtag generator and the content optimiser (issue 6): the shared NLP adapter and
+// lexicon, the optional language model, and both services. Called once from context.ts.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { createWinkAdapter } from '../adapters/nlp/wink.adapter.js';
+import { createOpenAiChatClient, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
+import { HASHTAG_LEXICON } from '../data/hashtag-lexicon/index.js';
+import type { HashtagObservationsRepository } from '../db/repositories/hashtag-observations.repository.js';
+import { createBuiltinHashtagEngine } from './hashtag-engine.builtin.js';
+import { createBuiltinContentEngine } from './content-engine.builtin.js';
+import { createHashtagService } from './hashtag.service.js';
+import { createContentService } from './content.service.js';
+
+/** The language model is used only when base URL, key and model are all set. */
+export function llmFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS'>, logger: Pick<Logger, 'warn'>): LlmClient | null {
+  const parts = { LLM_BASE_URL: config.LLM_BASE_URL, LLM_API_KEY: config.LLM_API_KEY, LLM_MODEL: config.LLM_MODEL };
+  const missing = Object.entries(parts).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length === 3) return null;
+  if (missing.length > 0) {
+    logger.warn(`Language model disabled: ${missing.join(', ')} not set; hashtags and captions use the built-in engine.`);
+    return null;
+  }
+  return createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL!, apiKey: config.LLM_API_KEY!, model: config.LLM_MODEL!, timeoutMs: config.LLM_TIMEOUT_MS });
+}
+
+export function createTextToolsFeature(
+  config: Config,
+  deps: { observations: HashtagObservationsRepository; logger: Logger },
+  overrides: { llm?: LlmClient | null } = {},
+) {
+  const { logger } = deps;
+  const nlp = createWinkAdapter();
+  const builtinHashtags = createBuiltinHashtagEngine({ nlp, lexicon: HASHTAG_LEXICON });
+  const builtinContent = createBuiltinContentEngine({ nlp, hashtags: builtinHashtags });
+  const llm = overrides.llm !== undefined ? overrides.llm : llmFromConfig(config, logger);
+  return {
+    hashtags: createHashtagService({ builtin: builtinHashtags, llm, observations: deps.observations, logger }),
+    content: createContentService({ builtin: builtinContent, llm, logger }),
+  };
+}

@@ -1,0 +1,46 @@
+// POST /api/content/optimize (signed in): SPEC 5 'Content optimise' and SPEC 3 'Optimization result'.
+import { z } from 'zod';
+import { engineSource } from './hashtags.js';
+
+export const CONTENT_PLATFORMS = ['tiktok', 'instagram', 'youtube', 'linkedin'] as const;
+export type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
+/** SPEC 9 'Default share platforms' (shared schema default). The screen offers tiktok only. */
+export const DEFAULT_SHARE_PLATFORMS: ContentPlatform[] = ['instagram', 'youtube', 'linkedin'];
+export const CONTENT_MAX = 10_000;
+
+export const contentPlatform = z.enum(CONTENT_PLATFORMS, {
+  error: `Unknown platform. Choose from: ${CONTENT_PLATFORMS.join(', ')}`,
+});
+
+export const optimizeRequest = z.object({
+  content: z
+    .string({ error: 'Please enter some content to optimize' })
+    .trim()
+    .min(1, 'Please enter some content to optimize')
+    .max(CONTENT_MAX, `Content is too long (max ${CONTENT_MAX.toLocaleString('en-US')} characters)`),
+  platforms: z
+    .array(contentPlatform)
+    .min(1, 'Please select at least one platform')
+    .max(CONTENT_PLATFORMS.length)
+    .default(DEFAULT_SHARE_PLATFORMS)
+    // The same platform twice is one result.
+    .transform((list) => [...new Set(list)]),
+});
+export type OptimizeRequest = z.input<typeof optimizeRequest>;
+export type OptimizeInput = z.output<typeof optimizeRequest>;
+
+export const platformOptimization = z.object({
+  platform: contentPlatform,
+  optimizedCaption: z.string(),
+  hashtags: z.array(z.string()),
+  tips: z.array(z.string()),
+  bestPostingTimes: z.array(z.string()),
+  characterLimit: z.number().int(),
+});
+export type PlatformOptimization = z.infer<typeof platformOptimization>;
+
+export const optimizeResponse = z.object({
+  platforms: z.array(platformOptimization),
+  source: engineSource,
+});
+export type OptimizeResult = z.infer<typeof optimizeResponse>;
