@@ -1,7 +1,7 @@
 // The built-in caption optimiser: limits, hook placement, hashtag caps, meaning and language kept.
 import { describe, expect, it } from 'vitest';
 import { createWinkAdapter } from '../../src/server/adapters/nlp/wink.adapter.js';
-import { HASHTAG_LEXICON } from '../../src/server/data/hashtag-lexicon/index.js';
+import { HASHTAG_LEXICON } from '../../src/server/lexicon/hashtags/index.js';
 import { createBuiltinHashtagEngine } from '../../src/server/services/hashtag-engine.builtin.js';
 import { createBuiltinContentEngine } from '../../src/server/services/content-engine.builtin.js';
 import { CONTENT_PLATFORMS } from '../../src/shared/contracts/content.js';

@@ -1,7 +1,7 @@
 // The built-in hashtag engine on real-looking creator titles: relevance, format and limits.
 import { describe, expect, it } from 'vitest';
 import { createWinkAdapter } from '../../src/server/adapters/nlp/wink.adapter.js';
-import { HASHTAG_LEXICON } from '../../src/server/data/hashtag-lexicon/index.js';
+import { HASHTAG_LEXICON } from '../../src/server/lexicon/hashtags/index.js';
 import { createBuiltinHashtagEngine } from '../../src/server/services/hashtag-engine.builtin.js';
 import type { ObservedSnapshot } from '../../src/server/db/repositories/hashtag-observations.repository.js';
 import { cleanHashtags, stripMarkup, toHashtag, truncateAtWord } from '../../src/server/services/hashtag-text.js';

@@ -3,7 +3,7 @@
 // has actually seen (with their counts), never from invented figures.
 import { MIXED_HASHTAG_COUNT, PLATFORM_LIMITS } from '../../shared/platform-limits.js';
 import type { NlpAdapter } from '../adapters/nlp/wink.adapter.js';
-import { GENERAL_NICHE_ID, type LexiconNiche } from '../data/hashtag-lexicon/index.js';
+import { GENERAL_NICHE_ID, type LexiconNiche } from '../lexicon/hashtags/index.js';
 import type { ObservedSnapshot, ObservedTag } from '../db/repositories/hashtag-observations.repository.js';
 import { analyze, type Analysis } from './keywords.js';
 import { cleanHashtags, stripMarkup, toHashtag } from './hashtag-text.js';

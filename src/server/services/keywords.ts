@@ -1,7 +1,7 @@
 // Keyword and phrase extraction plus niche detection for the built-in engines. Pure rules over
 // the NLP adapter's tokens and the lexicon data; deterministic for a given input.
 import type { NlpAdapter, NlpToken } from '../adapters/nlp/wink.adapter.js';
-import { GENERAL_NICHE_ID, type LexiconNiche } from '../data/hashtag-lexicon/index.js';
+import { GENERAL_NICHE_ID, type LexiconNiche } from '../lexicon/hashtags/index.js';
 import { toHashtag } from './hashtag-text.js';
 
 export interface Keyword {

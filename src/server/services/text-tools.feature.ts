@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createWinkAdapter } from '../adapters/nlp/wink.adapter.js';
 import { createOpenAiChatClient, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
-import { HASHTAG_LEXICON } from '../data/hashtag-lexicon/index.js';
+import { HASHTAG_LEXICON } from '../lexicon/hashtags/index.js';
 import type { HashtagObservationsRepository } from '../db/repositories/hashtag-observations.repository.js';
 import { createBuiltinHashtagEngine } from './hashtag-engine.builtin.js';
 import { createBuiltinContentEngine } from './content-engine.builtin.js';
