@@ -8,6 +8,7 @@ export interface AppRoute {
 }
 
 export const signedInRoutes: AppRoute[] = [
+  { path: '/', component: lazy(() => import('./pages/downloader-page')) },
   { path: '/trends', component: lazy(() => import('./pages/trends-page')) },
   { path: '/blog', component: lazy(() => import('./pages/blog-page')) },
   { path: '/trending-videos', component: lazy(() => import('./pages/trending-videos-page')) },

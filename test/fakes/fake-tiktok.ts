@@ -21,7 +21,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { patternStream, sampleJpeg, sampleMp3, sampleMp4 } from './fake-tiktok-media.js';
 
@@ -34,7 +34,7 @@ export type ErrorKind =
   | 'classified' | 'login' | 'rate_limited' | 'unavailable' | 'no_data';
 
 type Media = { file: string } | { size: number } | { bytes: Buffer };
-interface Served { media: Media; contentType: string; cookieRule: boolean; cutAfterBytes?: number }
+interface Served { media: Media; contentType: string; cookieRule: boolean; cutAfterBytes?: number; bytesPerSecond?: number }
 
 export interface AddVideoOptions {
   id?: string;
@@ -44,6 +44,8 @@ export interface AddVideoOptions {
   music?: Media;
   subtitles?: Array<{ lang: string; vtt: string }>;
   cutAfterBytes?: number;
+  /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
+  bytesPerSecond?: number;
   stats?: { playCount?: number; diggCount?: number };
   duration?: number;
 }
@@ -82,9 +84,9 @@ export async function startFakeTikTok() {
   const junk = (size: number): Served => ({ media: { size }, contentType: 'video/mp4', cookieRule: true });
 
   /** Maps every media URL of an itemStruct to what the CDN serves for it. */
-  function registerItemMedia(item: any, video: Media, music: Media, cutAfterBytes?: number, subs: Map<string, string> = new Map()) {
+  function registerItemMedia(item: any, video: Media, music: Media, cutAfterBytes?: number, subs: Map<string, string> = new Map(), bytesPerSecond?: number) {
     const at = (u: string | undefined, s: Served) => u && served.set(new URL(u).pathname, s);
-    const clean: Served = { media: video, contentType: 'video/mp4', cookieRule: true, cutAfterBytes };
+    const clean: Served = { media: video, contentType: 'video/mp4', cookieRule: true, cutAfterBytes, bytesPerSecond };
     const v = item.video ?? {};
     at(v.playAddr, clean);
     for (const u of v.PlayAddrStruct?.UrlList ?? []) if (!u.includes('/aweme/v1/play')) at(u, clean);
@@ -130,7 +132,7 @@ export async function startFakeTikTok() {
     for (const k of ['cover', 'originCover', 'dynamicCover']) item.video[k] = `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
     item.music.playUrl = `https://v16m.tiktokcdn-us.com/fake/${id}/music/?a=1233&mime_type=audio_mpeg`;
     item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({ UrlExpire: String(expire), Size: String(s.vtt.length), LanguageCodeName: s.lang, Url: `https://v16m-webapp.tiktokcdn-us.com/fake/${id}/sub-${s.lang}/?mime_type=video_mp4`, Format: 'webvtt', Version: '1:big_caption', Source: 'ASR' }));
-    registerItemMedia(item, media, music, o.cutAfterBytes, new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])));
+    registerItemMedia(item, media, music, o.cutAfterBytes, new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])), o.bytesPerSecond);
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
@@ -210,7 +212,8 @@ export async function startFakeTikTok() {
       if (!t.completed) t.aborted = true;
     });
     try {
-      await pipeline(source, res, { end: false });
+      if (s.bytesPerSecond) await pipeline(source, throttle(s.bytesPerSecond), res, { end: false });
+      else await pipeline(source, res, { end: false });
       if (stop < end) return res.destroy(); // cut: the connection drops before Content-Length is reached
       t.completed = true;
       res.end();
@@ -282,4 +285,16 @@ export type FakeTikTok = Awaited<ReturnType<typeof startFakeTikTok>>;
 
 function patternlessBytes(buf: Buffer, start: number, end: number) {
   return Readable.from([buf.subarray(start, end)]);
+}
+
+function throttle(bytesPerSecond: number) {
+  const started = Date.now();
+  let sent = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      sent += chunk.length;
+      const due = started + (sent / bytesPerSecond) * 1000;
+      setTimeout(() => cb(null, chunk), Math.max(0, due - Date.now()));
+    },
+  });
 }

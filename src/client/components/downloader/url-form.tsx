@@ -1,0 +1,79 @@
+// URL entry (SPEC 4 'URL entry', SPEC 5 'Short-video URL'): empty, valid (green check), invalid
+// (red cross + message); paste from the clipboard; the button waits for a valid URL.
+import { useState, type FormEvent } from 'react';
+import { CheckCircle2, ClipboardPaste, Loader2, Search, XCircle } from 'lucide-react';
+import { isTikTokLink } from '@shared/tiktok-url';
+import { toast } from '../../hooks/use-toast';
+
+export const INVALID_URL_MESSAGE = 'Please enter a valid TikTok video URL';
+
+export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; onUrlChange: (v: string) => void; onSubmit: (url: string) => void; pending: boolean }) {
+  const [submittedInvalid, setSubmittedInvalid] = useState(false);
+  const valid = isTikTokLink(url);
+  const state: 'empty' | 'valid' | 'invalid' = url.trim() === '' ? 'empty' : valid ? 'valid' : 'invalid';
+  const showError = state === 'invalid' || (submittedInvalid && !valid);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!valid) {
+      setSubmittedInvalid(true);
+      return;
+    }
+    setSubmittedInvalid(false);
+    onSubmit(url.trim());
+  }
+
+  async function paste() {
+    try {
+      const text = await navigator.clipboard.readText();
+      onUrlChange(text.trim());
+    } catch {
+      toast({ title: 'Clipboard access denied', description: 'Please paste the URL manually', variant: 'destructive' });
+    }
+  }
+
+  const ring = state === 'valid' ? 'border-emerald-500 focus:ring-emerald-200' : showError ? 'border-red-500 focus:ring-red-200' : 'border-slate-300 focus:ring-violet-200';
+  return (
+    <form onSubmit={submit} noValidate className="w-full rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
+      <label htmlFor="video-url" className="mb-2 block text-sm font-semibold text-slate-700">
+        TikTok video URL
+      </label>
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <input
+            id="video-url"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            placeholder="https://www.tiktok.com/@user/video/1234567890"
+            value={url}
+            onChange={(e) => onUrlChange(e.target.value)}
+            aria-invalid={showError}
+            aria-describedby={showError ? 'video-url-error' : undefined}
+            className={`w-full rounded-lg border bg-white py-3 pl-3 pr-20 text-base outline-none focus:ring-4 ${ring}`}
+          />
+          <div className="absolute inset-y-0 right-2 flex items-center gap-1">
+            {state === 'valid' && <CheckCircle2 data-testid="url-valid" className="h-5 w-5 text-emerald-500" aria-label="Valid URL" />}
+            {showError && <XCircle data-testid="url-invalid" className="h-5 w-5 text-red-500" aria-label="Invalid URL" />}
+            <button type="button" onClick={paste} title="Paste from clipboard" aria-label="Paste from clipboard" className="rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+              <ClipboardPaste className="h-5 w-5" aria-hidden />
+            </button>
+          </div>
+        </div>
+        <button
+          type="submit"
+          disabled={!valid || pending}
+          className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-pink-500 to-violet-600 px-6 py-3 font-semibold text-white shadow hover:opacity-95 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          {pending ? <Loader2 className="h-5 w-5 animate-spin" aria-hidden /> : <Search className="h-5 w-5" aria-hidden />}
+          {pending ? 'Fetching...' : 'Fetch Video'}
+        </button>
+      </div>
+      {showError && (
+        <p id="video-url-error" role="alert" className="mt-2 text-sm text-red-600">
+          {INVALID_URL_MESSAGE}
+        </p>
+      )}
+    </form>
+  );
+}

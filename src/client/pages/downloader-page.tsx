@@ -1,0 +1,100 @@
+// The Downloader (SPEC 2 'Downloader', SPEC 4 'Fetch'/'Download', SPEC 8 'Downloader' toasts).
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Crown } from 'lucide-react';
+import type { RecentDownload, VideoInfo } from '@shared/contracts/video';
+import { FREE_DOWNLOAD_LIMIT, UPGRADE_MODAL_AFTER } from '@shared/constants';
+import { apiRequest, serverMessage } from '../lib/query-client';
+import { toast } from '../hooks/use-toast';
+import { SUBSCRIPTION_STATUS_KEY, useSubscriptionStatus } from '../hooks/use-subscription';
+import { UrlForm } from '../components/downloader/url-form';
+import { VideoCard } from '../components/downloader/video-card';
+import { FeatureChips, FeatureTiles, Footer, Hero, ProgressCard, RecentDownloads, UpgradeModal } from '../components/downloader/page-sections';
+import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
+
+const RECENT_KEY = ['/api/downloads/recent'] as const;
+
+export default function DownloaderPage() {
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [info, setInfo] = useState<VideoInfo | null>(null);
+  const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const status = useSubscriptionStatus();
+  const recent = useQuery<RecentDownload[]>({ queryKey: RECENT_KEY });
+  const { progress, start } = useVideoDownload();
+
+  const fetchInfo = useMutation({
+    mutationFn: async (link: string) => (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
+    onSuccess: (data) => {
+      setInfo(data);
+      toast({ title: 'Video fetched successfully', description: data.title.length > 80 ? `${data.title.slice(0, 79)}…` : data.title });
+    },
+    onError: (err) => {
+      setInfo(null);
+      toast({
+        title: 'Video Not Available',
+        description: serverMessage(err) ?? 'This TikTok video cannot be processed. Please try a different video URL.',
+        variant: 'destructive',
+      });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: RECENT_KEY }),
+  });
+
+  const clear = useMutation({
+    mutationFn: () => apiRequest('DELETE', '/api/downloads'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: RECENT_KEY }),
+  });
+
+  async function download(quality: string) {
+    if (!info) return;
+    const s = status.data;
+    if (s && !s.canDownload) {
+      toast({ title: 'Download Limit Reached', description: `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`, variant: 'destructive' });
+      return;
+    }
+    const countBefore = s?.downloadCount ?? 0;
+    try {
+      await start(info.url, quality);
+      toast({ title: 'Download completed', description: 'Your video was saved.' });
+      if (s && !s.isProUser && countBefore >= UPGRADE_MODAL_AFTER) setUpgradeOpen(true);
+    } catch (err) {
+      const e = err instanceof DownloadError ? err : null;
+      if (e?.body?.limitReached) {
+        toast({ title: 'Download Limit Reached', description: e.message || `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`, variant: 'destructive' });
+      } else {
+        toast({ title: 'Download failed', description: e?.message || 'Failed to download video', variant: 'destructive' });
+      }
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
+      void queryClient.invalidateQueries({ queryKey: RECENT_KEY });
+    }
+  }
+
+  const s = status.data;
+  return (
+    <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
+      <main className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:py-12">
+        <Hero />
+        <UrlForm url={url} onUrlChange={setUrl} onSubmit={(link) => fetchInfo.mutate(link)} pending={fetchInfo.isPending} />
+        <FeatureChips />
+        {s && !s.isProUser && (
+          <div className="flex flex-col items-center justify-between gap-3 rounded-xl bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row">
+            <span data-testid="quota-note">
+              Free plan: {s.remainingDownloads} of {FREE_DOWNLOAD_LIMIT} downloads left.
+            </span>
+            <Link href="/subscription" className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 font-semibold text-white hover:bg-violet-700">
+              <Crown className="h-4 w-4" aria-hidden />
+              Upgrade to Pro
+            </Link>
+          </div>
+        )}
+        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} onDownload={download} downloading={!!progress} />}
+        <FeatureTiles />
+        <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
+        <Footer />
+      </main>
+      <UpgradeModal open={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
+    </div>
+  );
+}

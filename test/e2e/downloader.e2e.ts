@@ -1,0 +1,134 @@
+// The downloader as a creator uses it, in Chromium, against the fake TikTok: paste a link, fetch,
+// see the card, preview, download with real progress, find the file saved, reach the limit.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import { createPostgresDatabase } from '../helpers/test-db.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+
+let server: RunningServer;
+let browser: Browser;
+let tt: FakeTikTok;
+let database: { url: string; drop(): Promise<void> };
+
+beforeAll(async () => {
+  tt = await startFakeTikTok();
+  database = await createPostgresDatabase();
+  server = await startServer({ DATABASE_URL: database.url, UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.drop();
+  await tt?.close();
+});
+
+async function setDownloadCount(email: string, count: number) {
+  const c = new pg.Client({ connectionString: database.url });
+  await c.connect();
+  await c.query('update users set download_count = $1 where email = $2', [count, email]);
+  await c.end();
+}
+
+async function fetchVideo(page: Page, url: string) {
+  await page.getByLabel('TikTok video URL').fill(url);
+  await page.getByTestId('url-valid').waitFor();
+  await page.getByRole('button', { name: 'Fetch Video' }).click();
+  await page.getByTestId('video-card').waitFor();
+}
+
+describe('downloader', () => {
+  it('validates, fetches, previews and downloads with real progress, then reaches the limit', async () => {
+    const { page, context } = await newPage(browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const email = `dl${Date.now()}@example.com`;
+    await registerInBrowser(page, server.url, email);
+    await page.getByRole('heading', { name: 'Download TikTok Videos Instantly' }).waitFor();
+
+    // URL states: invalid shows the message and keeps the button disabled.
+    await page.getByLabel('TikTok video URL').fill('https://www.youtube.com/watch?v=1');
+    await page.getByText('Please enter a valid TikTok video URL').waitFor();
+    expect(await page.getByRole('button', { name: 'Fetch Video' }).isDisabled()).toBe(true);
+
+    // Paste from the clipboard, fetch, and see the card (signed in; the real captured page).
+    await page.evaluate((u) => navigator.clipboard.writeText(u), `${tt.fixtureUrl}?is_from_webapp=1`);
+    await page.getByRole('button', { name: 'Paste from clipboard' }).click();
+    await page.getByTestId('url-valid').waitFor();
+    await page.getByRole('button', { name: 'Fetch Video' }).click();
+    await page.getByTestId('video-card').waitFor();
+    await page.getByText('Video fetched successfully').first().waitFor();
+    expect(await page.getByTestId('video-title').textContent()).toMatch(/^Digital marketing will be DEAD by 2027/);
+    expect(await page.getByTestId('video-author').textContent()).toBe('@tjrobertson52');
+    expect(await page.getByTestId('video-duration').textContent()).toBe('4:11');
+    expect(await page.getByTestId('video-views').textContent()).toBe('71.4K views');
+    expect(await page.getByTestId('video-likes').textContent()).toBe('1.8K likes');
+    await page.getByText('68.8 MB').waitFor(); // hd size from DataSize
+    await screenshot(page, 'downloader-card-desktop');
+
+    // Inline preview through our own stream endpoint.
+    await page.getByRole('button', { name: 'Play preview' }).click();
+    const video = page.getByTestId('video-preview');
+    await video.waitFor();
+    expect(await video.getAttribute('src')).toBe('/api/video/stream/7504044860782021930');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2);
+    await page.getByRole('button', { name: 'Close preview' }).click();
+    await page.getByRole('button', { name: 'Play preview' }).waitFor();
+
+    // Download a larger, throttled file: the progress card shows real bytes, the file is saved.
+    const big = tt.addVideo({ desc: 'Big one', media: { size: 6_000_000 }, bytesPerSecond: 3_000_000 });
+    await fetchVideo(page, big.url);
+    const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Download HD' }).click();
+    await page.getByTestId('download-progress').waitFor();
+    await page.waitForFunction(() => /^[1-9]\d?%$/.test(document.querySelector('[data-testid="progress-percent"]')?.textContent ?? ''));
+    expect(await page.getByTestId('progress-bytes').textContent()).toMatch(/^\d+\.\d MB of 5\.7 MB$/);
+    expect(await page.getByTestId('progress-speed').textContent()).toMatch(/MB\/s$/);
+    await screenshot(page, 'downloader-progress-desktop');
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).toMatch(/^tiktok-video-\d{13}\.mp4$/);
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    expect(fs.statSync(saved).size).toBe(6_000_000);
+    await page.getByText('Download completed').first().waitFor();
+    await page.getByTestId('video-card').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (1/6)');
+    await page.getByTestId('recent-list').getByText('Big one').waitFor();
+
+    // The sixth download (5 made before) opens the upgrade modal; after it the limit toast shows.
+    await setDownloadCount(email, 5);
+    await page.reload();
+    const small = tt.addVideo({ desc: 'Last free one' });
+    await fetchVideo(page, small.url);
+    const last = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download HD' }).click();
+    await last;
+    await page.getByRole('heading', { name: 'Upgrade to Pro' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (6/6)');
+    await screenshot(page, 'downloader-upgrade-modal');
+    await page.getByRole('button', { name: 'Maybe Later' }).click();
+    await page.getByRole('button', { name: 'Download HD' }).click();
+    await page.getByText('Download Limit Reached').first().waitFor();
+    await page.getByText("You've reached the free plan limit of 6 downloads.").first().waitFor();
+    await page.getByText('Upgrade to continue').waitFor();
+    await context.close();
+  });
+
+  it('shows the failure toast for a removed video and works at 375px', async () => {
+    const { page, context } = await newPage(browser, { width: 375, height: 800 });
+    await registerInBrowser(page, server.url, `m${Date.now()}@example.com`);
+    await page.getByLabel('TikTok video URL').fill(tt.addError('deleted'));
+    await page.getByRole('button', { name: 'Fetch Video' }).click();
+    await page.getByText('Video Not Available').first().waitFor();
+    await page.getByText(/removed or does not exist/).first().waitFor();
+    await fetchVideo(page, tt.fixtureUrl);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'downloader-card-mobile');
+    await context.close();
+  });
+});
