@@ -73,7 +73,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const video = createVideoService({ tiktok, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
   // Reads services.video lazily: the downloader's video service is built in the same literal below.
-  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => (services as unknown as { video: VideoServiceLike }).video, { maxBytes: config.MEDIA_MAX_INPUT_MB * 1024 * 1024 });
+  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => (services as unknown as { video: VideoServiceLike }).video);
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);

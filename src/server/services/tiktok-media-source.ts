@@ -29,7 +29,7 @@ export interface VideoServiceLike {
   fetchText(mediaUrl: string, video: never, signal?: AbortSignal): Promise<string>;
 }
 
-export function createTikTokMediaSource(videoService: () => VideoServiceLike, opts: { maxBytes: number }): MediaSource {
+export function createTikTokMediaSource(videoService: () => VideoServiceLike): MediaSource {
   return {
     async lookup(url, signal) {
       const fetched = await videoService().lookup(url, signal);
@@ -51,7 +51,9 @@ export function createTikTokMediaSource(videoService: () => VideoServiceLike, op
       // Photo posts have no video file: their sound is the music track.
       const useMusic = info.isPhotoPost || !fetched.video.options.length;
       if (useMusic && !fetched.video.musicUrl) throw new AppError(422, 'media.no_audio', 'This post has no sound to extract.');
-      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal, { maxBytes: opts.maxBytes });
+      // No maxBytes here: the byte ceiling is enforced while writing the temp file (temp-files.ts),
+      // and a piped ceiling stream would not pass on the upstream's mid-file disconnect.
+      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal);
       return { stream: m.stream, length: m.status === 200 ? m.contentLength : null };
     },
 

@@ -50,8 +50,16 @@ export function createMediaProcessor(cfg: MediaProcessorConfig) {
     job<T>(signal: AbortSignal | undefined, fn: (dir: string) => Promise<T>): Promise<T> {
       return pool.run(() => withTempDir(cfg.tmpRoot, fn), signal);
     },
-    download(source: Readable, file: string, opts: { expectedBytes?: number | null; signal?: AbortSignal }) {
-      return streamToFile(source, file, { maxBytes: cfg.maxInputBytes, ...opts });
+    /** Writes the download to disk; a stalled upstream ends at the media time limit. */
+    async download(source: Readable, file: string, opts: { expectedBytes?: number | null; signal?: AbortSignal }) {
+      const limit = AbortSignal.timeout(cfg.timeoutMs);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, limit]) : limit;
+      try {
+        return await streamToFile(source, file, { maxBytes: cfg.maxInputBytes, expectedBytes: opts.expectedBytes, signal });
+      } catch (err) {
+        if (limit.aborted && !opts.signal?.aborted) throw new AppError(504, 'media.timeout', 'The video took too long to arrive. Please try again.');
+        throw err;
+      }
     },
     async probe(file: string, signal?: AbortSignal): Promise<ProbeResult> {
       try {
