@@ -9,9 +9,10 @@ export interface AppRoute {
 
 export const signedInRoutes: AppRoute[] = [
   { path: '/', component: lazy(() => import('./pages/downloader-page')) },
-  { path: '/trends', component: lazy(() => import('./pages/trends-page')) },
+  { path: '/subscription', component: lazy(() => import('./pages/subscription-page')) },
   { path: '/blog', component: lazy(() => import('./pages/blog-page')) },
   { path: '/trending-videos', component: lazy(() => import('./pages/trending-videos-page')) },
+  { path: '/trends', component: lazy(() => import('./pages/trends-page')) },
 ];
 
 /** Screens anyone may open, signed in or out (e.g. published blog posts). */

@@ -48,7 +48,7 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
   const products = new Map<string, Json>();
   const plans = new Map<string, Json>();
   const subs = new Map<string, Sub>();
-  const replay = new Map<string, { status: number; body: unknown }>();
+  const replay = new Map<string, { status: number; body?: unknown; headers?: Record<string, string> }>();
   const queue: Json[] = [];
   const knobs = { duplicate: false, reorder: false, drop: new Set<string>(), tokenTtl: opts.tokenTtlSeconds ?? 32400, cycleMs: opts.cycleMs ?? 0, failureThreshold: opts.failureThreshold ?? 3 };
   const requests: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body: string }> = [];

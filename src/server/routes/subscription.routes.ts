@@ -14,7 +14,7 @@ import { renderTestCheckoutPage } from './test-checkout.page.js';
 
 const checkoutParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Unknown checkout.') });
 
-export function subscriptionRoutes(app: ZApp, ctx: AppContext) {
+export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   const billing = ctx.services.billing;
 
   app.get(
@@ -43,17 +43,23 @@ export function subscriptionRoutes(app: ZApp, ctx: AppContext) {
 
   // Test checkout: a page of this product standing in for PayPal's approval page. Its buttons are
   // plain forms (CSP allows no inline script) and redirect exactly as PayPal would.
-  app.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
-    const checkout = billing.testCheckout.view(request.params.id);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(renderTestCheckoutPage(checkout));
+  await app.register(async (scope: ZApp) => {
+    // The page's buttons are plain HTML forms; their (empty) bodies are not read.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, _body, done) => done(null, {}));
+    scope.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
+      const checkout = billing.testCheckout.view(request.params.id);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        // With helmet's no-referrer, form posts carry `Origin: null` and the Origin check refuses them.
+        .header('referrer-policy', 'same-origin')
+        .send(renderTestCheckoutPage(checkout));
+    });
+    scope.post('/api/billing/test-checkout/:id/approve', { schema: { params: checkoutParams } }, async (request, reply) =>
+      reply.redirect(billing.testCheckout.approve(request.params.id), 303),
+    );
+    scope.post('/api/billing/test-checkout/:id/cancel', { schema: { params: checkoutParams } }, async (request, reply) =>
+      reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
+    );
   });
-  app.post('/api/billing/test-checkout/:id/approve', { schema: { params: checkoutParams } }, async (request, reply) =>
-    reply.redirect(billing.testCheckout.approve(request.params.id), 303),
-  );
-  app.post('/api/billing/test-checkout/:id/cancel', { schema: { params: checkoutParams } }, async (request, reply) =>
-    reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
-  );
 }
