@@ -100,6 +100,16 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
     await expect400(video({ likeCount: 1.5 }), /Like count must be a whole number/);
   });
 
+  it("accepts this product's own thumbnail path from Fetch Info, and no other relative path", async () => {
+    const c = await signUp(t, { pro: true });
+    const ok = await c.post('/api/trending-videos', video({ thumbnailUrl: '/api/video/thumbnail/7504044860782021930' }));
+    expect(ok.status).toBe(201);
+    expect((await ok.json()).thumbnailUrl).toBe('/api/video/thumbnail/7504044860782021930');
+    for (const bad of ['/api/video/thumbnail/../../x', '/evil', '/api/video/thumbnail/12?x=1']) {
+      await expect400(video({ thumbnailUrl: bad }), /Thumbnail URL must be an http\(s\) URL/);
+    }
+  });
+
   it('refuses URLs that are not http(s)', async () => {
     for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'ftp://example.com/v', 'tiktok.com/@a/video/1']) {
       await expect400(video({ videoUrl: bad }), /Video URL must be an http\(s\) URL/);

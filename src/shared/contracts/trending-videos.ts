@@ -1,10 +1,12 @@
 // The shared curated trending list (SPEC 3 'trending_videos', SPEC 5 'Trending video', DECISIONS 6).
 import { z } from 'zod';
-import { optionalHttpUrl, optionalText, tagList, isHttpUrl } from './blog.js';
+import { optionalText, tagList, isHttpUrl } from './blog.js';
 
 export const TRENDING_PLATFORMS = ['tiktok', 'instagram', 'facebook'] as const;
 export type TrendingPlatform = (typeof TRENDING_PLATFORMS)[number];
 export const TRENDING_STATUSES = ['active', 'inactive'] as const;
+/** The downloader's thumbnail endpoint for a TikTok video id (GET /api/video/thumbnail/:id). */
+export const OWN_THUMBNAIL_PATH = /^\/api\/video\/thumbnail\/[0-9]{1,32}$/;
 export const TRENDING_LIMITS = { title: 255, description: 5000, videoUrl: 500, thumbnailUrl: 500, author: 255, tags: 30, tag: 100 } as const;
 
 const count = (label: string) =>
@@ -30,7 +32,11 @@ export const createTrendingVideoRequest = z.object({
     .max(TRENDING_LIMITS.videoUrl, `Video URL must be at most ${TRENDING_LIMITS.videoUrl} characters`)
     .refine(isHttpUrl, 'Video URL must be an http(s) URL'),
   platform: z.enum(TRENDING_PLATFORMS, { error: 'Platform must be one of tiktok, instagram, facebook' }),
-  thumbnailUrl: optionalHttpUrl(TRENDING_LIMITS.thumbnailUrl, 'Thumbnail URL'),
+  // Fetch Info gives this product's own thumbnail path (TikTok's CDN links expire and need cookies).
+  thumbnailUrl: optionalText(TRENDING_LIMITS.thumbnailUrl, 'Thumbnail URL').refine(
+    (v) => v === null || isHttpUrl(v) || OWN_THUMBNAIL_PATH.test(v),
+    'Thumbnail URL must be an http(s) URL',
+  ),
   author: optionalText(TRENDING_LIMITS.author, 'Author'),
   // A leading '#' is dropped: the card shows tags as #tag.
   tags: tagList(TRENDING_LIMITS.tags, TRENDING_LIMITS.tag, /^#+/),

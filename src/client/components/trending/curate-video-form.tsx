@@ -88,9 +88,9 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
       <h2 id="curate-title" className="text-lg font-semibold text-slate-900">
         Curate Video
       </h2>
-      <Field label="Video URL">
+      <Field label="Video URL" id="curate-video-url">
         <div className="flex flex-col gap-2 sm:flex-row">
-          <input type="url" value={form.videoUrl} onChange={set('videoUrl')} maxLength={TRENDING_LIMITS.videoUrl} className={inputClass} placeholder="https://www.tiktok.com/@user/video/..." />
+          <input id="curate-video-url" type="url" value={form.videoUrl} onChange={set('videoUrl')} maxLength={TRENDING_LIMITS.videoUrl} className={inputClass} placeholder="https://www.tiktok.com/@user/video/..." />
           <button
             type="button"
             onClick={onFetch}
@@ -131,7 +131,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
           <input value={form.author} onChange={set('author')} maxLength={TRENDING_LIMITS.author} className={inputClass} placeholder="Creator name" />
         </Field>
         <Field label="Thumbnail URL">
-          <input type="url" value={form.thumbnailUrl} onChange={set('thumbnailUrl')} maxLength={TRENDING_LIMITS.thumbnailUrl} className={inputClass} placeholder="https://..." />
+          <input type="text" inputMode="url" value={form.thumbnailUrl} onChange={set('thumbnailUrl')} maxLength={TRENDING_LIMITS.thumbnailUrl} className={inputClass} placeholder="https://..." />
         </Field>
       </div>
       <Field label="Tags" hint="Separate tags with commas">
