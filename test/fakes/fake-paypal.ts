@@ -351,6 +351,8 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
       return sent;
     },
     post,
+    /** Signs any text with the fake's certificate key (tests of the verification rules). */
+    sign: (text: string) => crypto.createSign('RSA-SHA256').update(text).sign(signer.key, 'base64'),
     /** Throws away queued events (as if PayPal never sent them). */
     discardQueued() {
       queue.length = 0;
