@@ -13,6 +13,8 @@ export const signedInRoutes: AppRoute[] = [
   { path: '/blog', component: lazy(() => import('./pages/blog-page')) },
   { path: '/trending-videos', component: lazy(() => import('./pages/trending-videos-page')) },
   { path: '/trends', component: lazy(() => import('./pages/trends-page')) },
+  { path: '/audio-extractor', component: lazy(() => import('./pages/audio-extractor-page')) },
+  { path: '/auto-captions', component: lazy(() => import('./pages/auto-captions-page')) },
 ];
 
 /** Screens anyone may open, signed in or out (e.g. published blog posts). */

@@ -1,0 +1,101 @@
+// Audio extractor (SPEC 2 'Audio extractor', SPEC 5 'Audio', SPEC 8 'Tools'): a TikTok link in,
+// an MP3 (192 kbit/s) out, with a preview player and a download link served by this product.
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react';
+import { isAudioTikTokUrl, type AudioResult } from '@shared/contracts/audio';
+import { apiRequest, serverMessage } from '../lib/query-client';
+import { formatDuration, formatFileSize } from '../lib/format';
+import { toast } from '../hooks/use-toast';
+import { ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
+
+export default function AudioExtractorPage() {
+  const [url, setUrl] = useState('');
+  const [result, setResult] = useState<AudioResult | null>(null);
+
+  const extract = useMutation({
+    mutationFn: async (link: string) => (await apiRequest('POST', '/api/audio/extract', { url: link })).json() as Promise<AudioResult>,
+    onSuccess: (data) => {
+      setResult(data);
+      toast({ title: 'Audio extracted!', description: 'Your MP3 is ready to download.' });
+    },
+    onError: (err) => {
+      toast({ title: 'Extraction failed', description: serverMessage(err) ?? 'Unable to extract audio. Please try again.', variant: 'destructive' });
+    },
+  });
+
+  function submit() {
+    const link = url.trim();
+    if (!link) {
+      toast({ title: 'URL required', description: 'Please enter a TikTok URL to extract audio', variant: 'destructive' });
+      return;
+    }
+    if (!isAudioTikTokUrl(link)) {
+      toast({ title: 'Invalid URL', description: 'Please enter a valid TikTok URL', variant: 'destructive' });
+      return;
+    }
+    extract.mutate(link);
+  }
+
+  return (
+    <ToolPage icon={<Music className="h-6 w-6" aria-hidden />} title="Audio Extractor" subtitle="Extract the sound of any TikTok video as a high-quality MP3.">
+      <UrlToolForm
+        id="audio-url"
+        label="TikTok video URL"
+        type="text"
+        placeholder="https://www.tiktok.com/@user/video/1234567890"
+        value={url}
+        onChange={setUrl}
+        onSubmit={submit}
+        pending={extract.isPending}
+        buttonLabel="Extract"
+        pendingLabel="Extracting..."
+      />
+      {result && (
+        <section data-testid="audio-result" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
+          <div className="flex items-start gap-4">
+            <div className="hidden h-14 w-14 shrink-0 items-center justify-center rounded-xl bg-violet-100 text-violet-700 sm:flex">
+              <FileAudio className="h-7 w-7" aria-hidden />
+            </div>
+            <div className="min-w-0 flex-1">
+              <h2 className="break-words text-lg font-semibold text-slate-900">{result.title}</h2>
+              <p className="mt-1 flex items-center gap-1.5 text-sm text-slate-600">
+                <User className="h-4 w-4 shrink-0" aria-hidden />
+                <span className="truncate">@{result.author}</span>
+              </p>
+            </div>
+          </div>
+          <dl className="mt-4 grid grid-cols-3 gap-2 text-center text-sm">
+            <div className="rounded-lg bg-slate-50 p-2">
+              <dt className="sr-only">Duration</dt>
+              <dd className="flex items-center justify-center gap-1 font-medium text-slate-800" data-testid="audio-duration">
+                <Clock className="h-4 w-4 text-slate-500" aria-hidden />
+                {formatDuration(result.duration)}
+              </dd>
+            </div>
+            <div className="rounded-lg bg-slate-50 p-2">
+              <dt className="sr-only">Format</dt>
+              <dd className="font-medium text-slate-800">MP3 Format</dd>
+            </div>
+            <div className="rounded-lg bg-slate-50 p-2">
+              <dt className="sr-only">Size</dt>
+              <dd className="flex items-center justify-center gap-1 font-medium text-slate-800" data-testid="audio-size">
+                <HardDrive className="h-4 w-4 text-slate-500" aria-hidden />
+                {formatFileSize(result.size)}
+              </dd>
+            </div>
+          </dl>
+          <audio controls preload="none" src={result.audioUrl} className="mt-4 w-full" aria-label="Audio preview" />
+          <a
+            href={result.audioUrl}
+            download
+            className="mt-4 flex w-full items-center justify-center gap-2 rounded-lg bg-emerald-600 px-4 py-3 font-semibold text-white hover:bg-emerald-700"
+          >
+            <Download className="h-5 w-5" aria-hidden />
+            Download MP3
+          </a>
+        </section>
+      )}
+    </ToolPage>
+  );
+}

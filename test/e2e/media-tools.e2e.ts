@@ -1,0 +1,162 @@
+// The audio extractor and auto captions as a Pro creator uses them, in Chromium against the fake
+// TikTok: validation toasts, Extracting.../Generating..., result cards, downloads saved to disk.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { ffprobe, speechMp4, toneMp4 } from '../fakes/media-samples.js';
+
+let server: RunningServer;
+let browser: Browser;
+let tt: FakeTikTok;
+
+const VTT = `WEBVTT
+
+00:00:00.500 --> 00:00:02.000
+Hey everyone, welcome back
+
+00:00:02.000 --> 00:00:04.500
+today we make fresh pasta
+`;
+
+beforeAll(async () => {
+  tt = await startFakeTikTok();
+  server = await startServer({ UPSTREAM_HOST_MAP: tt.hostMapJson });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await tt?.close();
+});
+
+async function proUser(page: Page, prefix: string) {
+  const email = `${prefix}${Date.now()}@example.com`;
+  await registerInBrowser(page, server.url, email);
+  const granted = await server.cli(['user:grant-pro', email]);
+  expect(granted.code).toBe(0);
+  await page.reload();
+  await page.getByTestId('plan-badge').filter({ hasText: 'PRO' }).first().waitFor();
+}
+
+const toast = (page: Page, title: string) => page.getByTestId('toast').filter({ hasText: title }).first();
+
+describe('audio extractor', () => {
+  it('validates, extracts and downloads an MP3', async () => {
+    const v = tt.addVideo({ desc: 'Beach day vlog', media: { file: toneMp4(65) }, duration: 65 });
+    const { page } = await newPage(browser);
+    await proUser(page, 'audio');
+    await page.goto(`${server.url}/audio-extractor`);
+    await page.getByRole('heading', { name: 'Audio Extractor' }).waitFor();
+
+    await page.getByRole('button', { name: 'Extract' }).click();
+    await toast(page, 'URL required').waitFor();
+    expect(await toast(page, 'URL required').getAttribute('data-variant')).toBe('destructive');
+    await toast(page, 'URL required').getByText('Please enter a TikTok URL to extract audio').waitFor();
+    await page.getByLabel('TikTok video URL').fill('https://example.com/video/1');
+    await page.getByRole('button', { name: 'Extract' }).click();
+    await toast(page, 'Invalid URL').getByText('Please enter a valid TikTok URL').waitFor();
+
+    await page.getByLabel('TikTok video URL').fill(v.url);
+    await page.getByRole('button', { name: 'Extract' }).click();
+    await page.getByRole('button', { name: 'Extracting...' }).waitFor();
+    const card = page.getByTestId('audio-result');
+    await card.waitFor({ timeout: 30_000 });
+    await page.getByText('Audio extracted!').first().waitFor();
+    expect(await card.getByRole('heading').textContent()).toBe('Beach day vlog');
+    await card.getByText('@fakecreator').waitFor();
+    expect(await page.getByTestId('audio-duration').textContent()).toBe('1:05');
+    await card.getByText('MP3 Format').waitFor();
+    expect(await page.getByTestId('audio-size').textContent()).toMatch(/^1\.[45] MB$/);
+    await screenshot(page, 'audio-extractor-desktop');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('link', { name: 'Download MP3' }).click()]);
+    expect(download.suggestedFilename()).toBe('Beach_day_vlog.mp3');
+    const file = await download.path();
+    const p = ffprobe(file!);
+    expect(p.codec).toBe('mp3');
+    expect(Math.abs(p.duration - 65)).toBeLessThanOrEqual(0.1);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'audio-extractor-mobile');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  it('shows the server message when extraction fails', async () => {
+    const { page } = await newPage(browser);
+    await proUser(page, 'audiofail');
+    await page.goto(`${server.url}/audio-extractor`);
+    await page.getByLabel('TikTok video URL').fill(tt.addError('private'));
+    await page.getByRole('button', { name: 'Extract' }).click();
+    await toast(page, 'Extraction failed').waitFor({ timeout: 20_000 });
+    await toast(page, 'Extraction failed').getByText(/This TikTok video is private/).waitFor();
+  });
+});
+
+describe('auto captions', () => {
+  it("shows the video's captions with SRT, WebVTT and txt downloads", async () => {
+    const v = tt.addVideo({ desc: 'Pasta night', subtitles: [{ lang: 'eng-US', vtt: VTT }], duration: 5 });
+    const { page, context } = await newPage(browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await proUser(page, 'captions');
+    await page.goto(`${server.url}/auto-captions`);
+    await page.getByRole('heading', { name: 'Auto Captions' }).waitFor();
+    expect(await page.getByLabel('Video URL').getAttribute('type')).toBe('url');
+
+    await page.getByRole('button', { name: 'Generate Captions' }).click();
+    await toast(page, 'URL required').getByText('Please enter a TikTok, Facebook, or Instagram video URL').waitFor();
+
+    await page.getByLabel('Video URL').fill(v.url);
+    await page.getByRole('button', { name: 'Generate Captions' }).click();
+    const result = page.getByTestId('captions-result');
+    await result.waitFor({ timeout: 30_000 });
+    await page.getByText('Transcription generated!').first().waitFor();
+    expect(await page.getByTestId('captions-language').textContent()).toBe('EN');
+    expect(await page.getByTestId('captions-count').textContent()).toBe('2 segments');
+    expect(await page.getByTestId('captions-fulltext').textContent()).toBe('Hey everyone, welcome back today we make fresh pasta');
+    const items = page.getByTestId('captions-segments').getByRole('listitem');
+    expect(await items.count()).toBe(2);
+    expect(await items.first().textContent()).toBe('0:00 - 0:02Hey everyone, welcome back');
+    await screenshot(page, 'auto-captions-desktop');
+
+    await result.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied!').first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Hey everyone, welcome back today we make fresh pasta');
+
+    const save = async (name: string) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name, exact: true }).click()]);
+      return { name: d.suggestedFilename(), text: fs.readFileSync((await d.path())!, 'utf8') };
+    };
+    const txt = await save('Download');
+    expect(txt.name).toBe('Pasta_night_transcription.txt');
+    expect(txt.text).toContain('[0:02 - 0:04] today we make fresh pasta');
+    const srt = await save('SRT');
+    expect(srt.name).toBe('Pasta_night_captions.srt');
+    expect(srt.text).toContain('2\n00:00:02,000 --> 00:00:04,500\ntoday we make fresh pasta');
+    const vtt = await save('WebVTT');
+    expect(vtt.text.startsWith('WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nHey everyone, welcome back')).toBe(true);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'auto-captions-mobile');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  it('transcribes speech offline and explains unsupported platforms', async () => {
+    const v = tt.addVideo({ desc: 'Cooking intro', media: { file: speechMp4(['Welcome to our cooking channel.', 'Thank you for watching this video.']) }, duration: 6 });
+    const { page } = await newPage(browser);
+    await proUser(page, 'captions2');
+    await page.goto(`${server.url}/auto-captions`);
+    await page.getByLabel('Video URL').fill('https://www.facebook.com/watch/?v=123');
+    await page.getByRole('button', { name: 'Generate Captions' }).click();
+    await toast(page, 'Transcription failed').waitFor();
+    await toast(page, 'Transcription failed').getByText('Facebook videos are not supported yet. Please paste a TikTok video link.').waitFor();
+
+    await page.getByLabel('Video URL').fill(v.url);
+    await page.getByRole('button', { name: 'Generate Captions' }).click();
+    await page.getByRole('button', { name: 'Generating...' }).waitFor();
+    await page.getByTestId('captions-result').waitFor({ timeout: 60_000 });
+    expect((await page.getByTestId('captions-fulltext').textContent())?.toLowerCase()).toContain('cooking channel');
+    await page.getByText('Automatic transcription (suggestion, check before publishing)').waitFor();
+  }, 90_000);
+});
