@@ -74,7 +74,8 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
       MIXED_HASHTAG_COUNT,
     );
 
-    return { trending, niche: niches, mixed, tips: tipsFor(analysis, observed, observedTrending, relevant) };
+    const filled = trending.length > observedTrending.length;
+    return { trending, niche: niches, mixed, tips: tipsFor(analysis, observed, observedTrending, relevant, filled) };
   }
 
   return { analyze: analyzeInput, generate };
@@ -89,7 +90,7 @@ function isRelevant(t: ObservedTag, words: string[], phrases: string[], related:
   return words.some((w) => w.length >= 4 && (t.tag.includes(w) || (t.tag.length >= 4 && w.includes(t.tag))));
 }
 
-function tipsFor(a: Analysis, observed: ObservedSnapshot | null, observedTrending: string[], relevant: ObservedTag[]): string[] {
+function tipsFor(a: Analysis, observed: ObservedSnapshot | null, observedTrending: string[], relevant: ObservedTag[], filled: boolean): string[] {
   const tips: string[] = [];
   const tiktok = PLATFORM_LIMITS.tiktok.hashtagLimit;
   tips.push(
@@ -102,7 +103,7 @@ function tipsFor(a: Analysis, observed: ObservedSnapshot | null, observedTrendin
     const top = relevant[0];
     tips.push(
       `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this product in the last ${observed!.windowDays} days ` +
-        `(${observed!.videos} videos looked at; #${top.tag} on ${top.videos}). The others are widely used ${a.niche.label} tags.`,
+        `(${observed!.videos} videos looked at; #${top.tag} on ${top.videos}).` + (filled ? ` The others are widely used ${a.niche.label} tags.` : ''),
     );
   } else if (observed && observed.videos > 0) {
     tips.push(

@@ -44,9 +44,13 @@ const CONTENT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'VERB', 'X']);
 const POS_WEIGHT: Record<string, number> = { NOUN: 3, PROPN: 3, X: 2.5, ADJ: 1.5, VERB: 1 };
 
 function isContent(t: NlpToken): boolean {
-  if (t.type !== 'word' || t.stop || !CONTENT_POS.has(t.pos)) return false;
+  // The English model types words of other scripts (Cyrillic, CJK...) as 'unk' with POS 'X'.
+  const word = t.type === 'word' || (t.type === 'unk' && /\p{L}/u.test(t.normal));
+  if (!word || t.stop || !CONTENT_POS.has(t.pos)) return false;
   if (FOREIGN_STOP.has(t.normal)) return false;
-  return t.normal.length >= 3 || /\d/.test(t.normal);
+  // Two-character words are common in CJK scripts; in Latin ones they are mostly function words.
+  const minLength = /[^\u0000-\u024F]/u.test(t.normal) ? 2 : 3;
+  return t.normal.length >= minLength || /\d/.test(t.normal);
 }
 
 function tagBody(word: string): string | null {

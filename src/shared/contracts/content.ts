@@ -7,20 +7,22 @@ export type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
 /** SPEC 9 'Default share platforms' (shared schema default). The screen offers tiktok only. */
 export const DEFAULT_SHARE_PLATFORMS: ContentPlatform[] = ['instagram', 'youtube', 'linkedin'];
 export const CONTENT_MAX = 10_000;
+// SPEC 5 'Content optimise' wording (the screen shows the same text as a toast).
+export const CONTENT_REQUIRED = 'Content required - Please enter some content to optimize';
 
 export const contentPlatform = z.enum(CONTENT_PLATFORMS, {
-  error: `Unknown platform. Choose from: ${CONTENT_PLATFORMS.join(', ')}`,
+  error: `Please choose a valid platform: ${CONTENT_PLATFORMS.join(', ')}`,
 });
 
 export const optimizeRequest = z.object({
   content: z
-    .string({ error: 'Please enter some content to optimize' })
+    .string({ error: CONTENT_REQUIRED })
     .trim()
-    .min(1, 'Please enter some content to optimize')
+    .min(1, CONTENT_REQUIRED)
     .max(CONTENT_MAX, `Content is too long (max ${CONTENT_MAX.toLocaleString('en-US')} characters)`),
   platforms: z
     .array(contentPlatform)
-    .min(1, 'Please select at least one platform')
+    .min(1, 'Platform required - Please select at least one platform')
     .max(CONTENT_PLATFORMS.length)
     .default(DEFAULT_SHARE_PLATFORMS)
     // The same platform twice is one result.

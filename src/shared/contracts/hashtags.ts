@@ -9,15 +9,17 @@ const optionalText = (max: number, label: string) =>
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
+// SPEC 5 'Hashtags' wording (the screen shows the same text as a toast).
+export const TITLE_REQUIRED = 'Video title required - Please enter a video title to generate hashtags';
 export const HASHTAG_TITLE_MAX = 300;
 export const HASHTAG_DESCRIPTION_MAX = 5000;
 export const HASHTAG_NICHE_MAX = 100;
 
 export const hashtagRequest = z.object({
   videoTitle: z
-    .string({ error: 'Please enter a video title to generate hashtags' })
+    .string({ error: TITLE_REQUIRED })
     .trim()
-    .min(1, 'Please enter a video title to generate hashtags')
+    .min(1, TITLE_REQUIRED)
     .max(HASHTAG_TITLE_MAX, `Video title is too long (max ${HASHTAG_TITLE_MAX} characters)`),
   videoDescription: optionalText(HASHTAG_DESCRIPTION_MAX, 'Description'),
   niche: optionalText(HASHTAG_NICHE_MAX, 'Niche'),
