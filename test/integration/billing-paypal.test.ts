@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
+import { createPayPalClient } from '../../src/server/adapters/paypal/paypal.client.js';
 import { FAKE_CERT_HOST, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePayPal, type FakePayPal } from '../fakes/fake-paypal.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -283,6 +284,21 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     const [ja, jb] = [await ra.json(), await rb.json()];
     expect(ja.approvalUrl).toBe(jb.approvalUrl);
     expect([...fake.subs.values()].filter((s) => s.custom_id === a.userId)).toHaveLength(1);
+  });
+
+  it('cancels a second subscription approved for an account that already pays', async () => {
+    fake.discardQueued();
+    const c = await t.signUp();
+    const { id: first } = await subscribe(c);
+    // An old approval link approved later: a second live subscription for the same account.
+    const paypal = createPayPalClient({ apiBase: fake.url, clientId: FAKE_CLIENT_ID, clientSecret: FAKE_CLIENT_SECRET, planId });
+    const second = await paypal.createSubscription({ customId: c.userId, returnUrl: 'https://x.example/r', cancelUrl: 'https://x.example/c', requestId: crypto.randomUUID() });
+    await fetch(fake.approvalUrlOf(second.id)!, { redirect: 'manual' });
+    const sent = await fake.deliver();
+    expect(sent.every((e) => e.status === 200)).toBe(true);
+    expect(fake.subs.get(second.id)!.status).toBe('CANCELLED');
+    expect(fake.subs.get(first)!.status).toBe('ACTIVE');
+    expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active', subscription: { status: 'active', cancelAtPeriodEnd: false } });
   });
 
   it('refreshes a revoked OAuth token once and carries on', async () => {

@@ -63,7 +63,30 @@ export function createBillingService(deps: BillingDeps) {
     }
     if (!(await deps.users.findById(userId))) return null;
     const { user } = await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) => deriveUserBilling(subs, u));
+    if (snap.status === 'ACTIVE') return (await cancelDuplicates(userId)) ?? user;
     return user;
+  }
+
+  /**
+   * Two approved checkouts (an old approval link, two tabs) would bill twice: keep the subscription
+   * created first and cancel the others at the provider (their paid days still count).
+   */
+  async function cancelDuplicates(userId: string): Promise<User | null> {
+    const provider = requireProvider();
+    const live = (await deps.billing.subscriptionsOf(userId)).filter((s) => s.provider === provider.kind && s.status === 'ACTIVE' && !s.cancelAtPeriodEnd);
+    let latest: User | null = null;
+    for (const dup of live.slice(1)) {
+      log.warn({ userId, kept: live[0].providerSubscriptionId, cancelled: dup.providerSubscriptionId }, 'duplicate subscription cancelled');
+      try {
+        await provider.cancelSubscription(dup.providerSubscriptionId, 'Duplicate subscription: the account already has an active one');
+        await deps.billing.markCancelRequested(dup.id, dup.paidThrough);
+        const snap = await provider.getSubscription(dup.providerSubscriptionId);
+        if (snap) latest = (await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) => deriveUserBilling(subs, u))).user;
+      } catch (err) {
+        log.error({ err, subscriptionId: dup.providerSubscriptionId }, 'could not cancel a duplicate subscription');
+      }
+    }
+    return latest;
   }
 
   async function fetchSnapshot(id: string): Promise<ProviderSubscription | null> {
