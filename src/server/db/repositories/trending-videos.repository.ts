@@ -37,32 +37,37 @@ export function createTrendingVideosRepository(db: Db) {
       return rows.length > 0;
     },
     /**
-     * Adds 1 to the score once per user per video. The boost row (primary key video+user, ON
-     * CONFLICT DO NOTHING) and the increment commit together, so parallel boosts never double-count.
+     * Adds 1 to the score once per user per video, in ONE statement: the boost row (primary key
+     * video+user, ON CONFLICT DO NOTHING) and the increment commit together, so parallel boosts
+     * never double-count and a lost race changes nothing. Only a refused boost costs a second read.
      */
     async boost(id: number, userId: string): Promise<BoostOutcome> {
       try {
-        return await db.transaction(async (tx) => {
-          const [exists] = await tx.select({ id: trendingVideos.id }).from(trendingVideos).where(eq(trendingVideos.id, id));
-          if (!exists) return { kind: 'missing' } as const;
-          const inserted = await tx
+        const inserted = db.$with('inserted').as(
+          db
             .insert(trendingVideoBoosts)
-            .values({ videoId: id, userId })
+            .select(
+              db
+                .select({ videoId: trendingVideos.id, userId: sql<string>`${userId}::varchar`.as('user_id'), createdAt: sql<Date>`now()`.as('created_at') })
+                .from(trendingVideos)
+                .where(eq(trendingVideos.id, id)),
+            )
             .onConflictDoNothing()
-            .returning({ videoId: trendingVideoBoosts.videoId });
-          if (inserted.length === 0) return { kind: 'already' } as const;
-          const [video] = await tx
-            .update(trendingVideos)
-            .set({ trendingScore: sql`${trendingVideos.trendingScore} + 1`, updatedAt: sql`now()` })
-            .where(eq(trendingVideos.id, id))
-            .returning();
-          return { kind: 'boosted', video } as const;
-        });
+            .returning({ videoId: trendingVideoBoosts.videoId }),
+        );
+        const [video] = await db
+          .with(inserted)
+          .update(trendingVideos)
+          .set({ trendingScore: sql`${trendingVideos.trendingScore} + 1`, updatedAt: sql`now()` })
+          .where(sql`${trendingVideos.id} in (select ${inserted.videoId} from ${inserted})`)
+          .returning();
+        if (video) return { kind: 'boosted', video };
       } catch (err) {
-        // The video was deleted between the check and the insert (foreign key violation).
-        if (pgCode(err) === '23503') return { kind: 'missing' };
-        throw err;
+        // The video was deleted while boosting (foreign key violation).
+        if (pgCode(err) !== '23503') throw err;
       }
+      const [exists] = await db.select({ id: trendingVideos.id }).from(trendingVideos).where(eq(trendingVideos.id, id));
+      return exists ? { kind: 'already' } : { kind: 'missing' };
     },
   };
 }
