@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { aggregateObservations, firstPartyInsights, growthPercent, type ObservationLike } from '../../src/server/services/trends-aggregate.js';
+import { growthPercent, videoTitle } from '../../src/server/services/trends-aggregate.js';
 import { observationFromItemStruct } from '../../src/server/adapters/trends/item-struct.js';
 import { categoryOf, categoryOfTag, categoriseNews } from '../../src/server/services/trends-categories.js';
 import { curveGrowth, tiktokOneHashtags } from '../../src/server/services/trends-analysis.service.js';
 
 const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
-const NOW = new Date('2026-11-20T12:00:00Z');
-const H = 3_600_000;
-
-function obs(videoId: string, hoursAgo: number, o: Partial<ObservationLike> = {}): ObservationLike {
-  return {
-    videoId,
-    description: null,
-    author: 'maker',
-    authorVerified: null,
-    authorFollowers: null,
-    hashtags: [],
-    musicId: null,
-    musicTitle: null,
-    musicAuthor: null,
-    musicDuration: null,
-    plays: null,
-    likes: null,
-    observedAt: new Date(NOW.getTime() - hoursAgo * H),
-    ...o,
-  };
-}
-
 describe('first-party observations from real itemStructs', () => {
   it('maps the 2026 page: author, followers, tags from textExtra, music, counts', () => {
     const scope = JSON.parse(fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'));
@@ -62,65 +40,6 @@ describe('first-party observations from real itemStructs', () => {
   });
 });
 
-describe('first-party aggregation over days', () => {
-  // #cats: last 24 h videos v1 (1000 plays) + v2 (500); previous 6 days v3 (600), v4 (300) -> daily mean 150.
-  // growth = (1500 - 150) / 150 * 100 = 900 %.
-  const rows = [
-    obs('v1', 2, { hashtags: ['cats'], plays: 900, likes: 90 }),
-    obs('v1', 1, { hashtags: ['cats'], plays: 1000, likes: 100, author: 'kitty', authorFollowers: 5000, musicId: 'm1', musicTitle: 'Meow', musicAuthor: 'DJ Cat', musicDuration: 30 }),
-    obs('v2', 20, { hashtags: ['cats', 'funny'], plays: 500, likes: 50, author: 'kitty', musicId: 'm1', musicTitle: 'Meow', musicAuthor: 'DJ Cat', musicDuration: 30 }),
-    obs('v3', 48, { hashtags: ['cats'], plays: 600, likes: 6, author: 'other' }),
-    obs('v4', 130, { hashtags: ['cats', 'recipe'], plays: 300, likes: 3, author: 'chef' }),
-    obs('v5', 24 * 10, { hashtags: ['cats'], plays: 1000, likes: 200, author: 'old' }), // previous week only
-  ];
-  const t = aggregateObservations(rows, NOW);
-
-  it('computes views, posts and growth by hand', () => {
-    const cats = t.hashtags.find((h) => h.hashtag === 'cats')!;
-    expect(cats.views).toBe(1000 + 500 + 600 + 300);
-    expect(cats.posts).toBe(4);
-    expect(cats.growth).toBe(900);
-    expect(cats.growthBasis).toBe('observations_24h_vs_6d');
-    expect(cats.category).toBe('Pets');
-    // #funny only in the last 24 h: no baseline, so no growth rather than an invented one.
-    expect(t.hashtags.find((h) => h.hashtag === 'funny')).toMatchObject({ growth: null, growthBasis: null, category: 'Comedy' });
-    // #recipe only before: recent 0 against 300/6 = 50 a day -> -100 %.
-    expect(t.hashtags.find((h) => h.hashtag === 'recipe')!.growth).toBe(-100);
-    expect(growthPercent(120, 600)).toBe(20);
-    expect(growthPercent(5, 0)).toBeNull();
-  });
-
-  it('ranks songs by uses, creators by recent views, videos by views; unknown fields stay null', () => {
-    expect(t.songs[0]).toEqual({ title: 'Meow', artist: 'DJ Cat', genre: null, uses: 2, duration: 30 });
-    expect(t.creators[0]).toMatchObject({ username: 'kitty', recentViews: 1500, followers: 5000, verified: null, category: 'Pets' });
-    expect(t.creators.map((c) => c.username)).not.toContain('old');
-    expect(t.videos[0]).toMatchObject({ title: 'TikTok video #v1', creator: 'kitty', views: 1000, likes: 100, hashtags: ['cats'] });
-    expect(t.videos).toHaveLength(4);
-  });
-
-  it('computes the analytics card: likes over views this week against the previous week', () => {
-    // this week: likes 100+50+6+3 = 159 over plays 2400 = 6.625 %; previous: 200/1000 = 20 % -> -13.4 pts
-    expect(t.analytics.engagementRate).toBe(6.6);
-    expect(t.analytics.engagementChange).toBe(-13.4);
-    expect(t.analytics.videos).toBe(4);
-    expect(new Date(t.analytics.periodEnd).getTime() - new Date(t.analytics.periodStart).getTime()).toBe(7 * 24 * H);
-  });
-
-  it('writes insights only from the figures', () => {
-    const insights = firstPartyInsights(t);
-    expect(insights).toContain('#cats views up 900% in 24 h among videos processed here');
-    expect(insights).toContain('#recipe views down 100% in 24 h among videos processed here');
-    expect(insights).toContain('Most used sound this week: "Meow" by DJ Cat in 2 videos');
-  });
-
-  it('gives nothing from no data', () => {
-    const empty = aggregateObservations([], NOW);
-    expect(empty.hashtags).toEqual([]);
-    expect(empty.analytics.engagementRate).toBeNull();
-    expect(firstPartyInsights(empty)).toEqual([]);
-  });
-});
-
 describe('TikTok One growth', () => {
   const item = (id: string, views: number | null, curve: number[]) => ({
     id,
@@ -139,6 +58,17 @@ describe('TikTok One growth', () => {
     expect(tags[1]).toMatchObject({ growth: 25, growthBasis: 'curve_day_over_day' });
     expect(tags[2]).toMatchObject({ growth: null, growthBasis: null });
     expect(curveGrowth([{ v: 76.1 }, { v: 74.1 }])).toBe(-2.6);
+  });
+});
+
+describe('growth and titles', () => {
+  it('compares the last 24 h with the daily mean of the 6 days before', () => {
+    expect(growthPercent(120, 600)).toBe(20); // 600 / 6 = 100 a day -> +20 %
+    expect(growthPercent(0, 300)).toBe(-100);
+    expect(growthPercent(5, 0)).toBeNull(); // no baseline: no figure rather than an invented one
+    expect(growthPercent(5, null)).toBeNull();
+    expect(videoTitle({ videoId: '1', description: '' })).toBe('TikTok video #1');
+    expect(videoTitle({ videoId: '1', description: 'x'.repeat(100) })).toHaveLength(72);
   });
 });
 

@@ -1,12 +1,12 @@
 // Builds the Trends analysis answer from stored data only (snapshots, observations, news), never
-// by calling a source on a user's request. The answer is cached for the client's 5-minute refetch
-// and dropped when a collector stores new data.
+// by calling a source on a user's request. The answer is kept in memory for the client's 5-minute
+// refetch (served stale while a newer one builds) and dropped when a collector stores new data.
 import type { Logger } from 'pino';
 import type { TrendsRepository, SnapshotRow } from '../db/repositories/trends.repository.js';
 import type { TikTokOneHashtag } from '../adapters/trends/tiktok-one.adapter.js';
 import type { TrendingHashtag, TrendsAnalysis, SectionSource } from '../../shared/contracts/trends.js';
 import { TRENDS_REFETCH_MS } from '../../shared/constants.js';
-import { aggregateObservations, firstPartyInsights, DAY, HOUR, FIRST_PARTY_SOURCE } from './trends-aggregate.js';
+import { trendsFromRollup, firstPartyInsights, DAY, HOUR, FIRST_PARTY_SOURCE } from './trends-aggregate.js';
 import { categoryOf } from './trends-categories.js';
 import { HASHTAGS_KIND, TIKTOK_ONE_SOURCE } from './trends-collectors.service.js';
 
@@ -84,13 +84,13 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
 
   async function build(): Promise<TrendsAnalysis> {
     const at = now();
-    const [observations, snapshots, news, runs] = await Promise.all([
-      deps.repo.observationsSince(new Date(at.getTime() - 14 * DAY)),
+    const [rollup, snapshots, news, runs] = await Promise.all([
+      deps.repo.firstPartyRollup(at),
       hashtagSnapshots(),
       deps.repo.latestNews(NEWS_LIMIT),
       deps.repo.latestRuns(),
     ]);
-    const fp = aggregateObservations(observations, at);
+    const fp = trendsFromRollup(rollup, at);
     const insights: string[] = [];
 
     let oneTags: TrendingHashtag[] = [];
@@ -160,16 +160,22 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
     };
   }
 
+  function refresh(): Promise<TrendsAnalysis> {
+    building ??= build()
+      .then((value) => {
+        cache = { at: Date.now(), value };
+        return value;
+      })
+      .finally(() => (building = null));
+    return building;
+  }
+
   return {
+    /** From memory; past the TTL the stored answer is served while a new one is built behind it. */
     async analysis(): Promise<TrendsAnalysis> {
-      if (cache && Date.now() - cache.at < ttl) return cache.value;
-      building ??= build()
-        .then((value) => {
-          cache = { at: Date.now(), value };
-          return value;
-        })
-        .finally(() => (building = null));
-      return building;
+      if (!cache) return refresh();
+      if (Date.now() - cache.at >= ttl) refresh().catch((err) => deps.logger.error({ err }, 'trends analysis refresh failed'));
+      return cache.value;
     },
     /** Called when a collector stored new data, so the next read sees it. */
     invalidate() {

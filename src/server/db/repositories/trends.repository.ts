@@ -3,6 +3,7 @@
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { collectorRuns, newsItems, trendSnapshots, videoObservations } from '../schema.js';
+import { firstPartyRollup, type FirstPartyRollup } from './trends-rollup.js';
 
 export type ObservationRow = typeof videoObservations.$inferSelect;
 export type NewObservation = typeof videoObservations.$inferInsert;
@@ -18,6 +19,10 @@ export function createTrendsRepository(db: Db) {
     },
     async recordObservations(rows: NewObservation[]): Promise<void> {
       if (rows.length) await db.insert(videoObservations).values(rows);
+    },
+    /** First-party figures for the 14 days before `now`, grouped in SQL. */
+    firstPartyRollup(now: Date): Promise<FirstPartyRollup> {
+      return firstPartyRollup(db, now);
     },
     /** Observations made since `since`, oldest first (aggregation keeps the latest per video). */
     async observationsSince(since: Date): Promise<ObservationRow[]> {
