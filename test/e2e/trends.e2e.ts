@@ -135,6 +135,10 @@ describe('Trends screen', () => {
     );
     await expect(news.getByText('TikTok adds longer uploads for all users').isVisible()).resolves.toBe(true);
     await expect(news.getByText('Instagram tests a new feed layout').count()).resolves.toBe(0);
+    // The broken feed is visible as a failing source; the rest of the screen is unaffected.
+    const status = page.getByTestId('source-status');
+    await status.getByText('Source status (1 failing)').click();
+    await expect(status.getByText(/Failed: https:\/\/feeds\.example\.com\/broken: not well-formed XML/).isVisible()).resolves.toBe(true);
     const card = page.getByTestId('platform-analytics');
     // (9,000 + 3,100 + 2,000) likes / (120,000 + 48,000 + 30,000) views = 7.1 %
     await expect(card.getByText('7.1%').isVisible()).resolves.toBe(true);

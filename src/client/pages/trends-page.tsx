@@ -228,9 +228,29 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
           ))}
         </ul>
       </Section>
+
+      {data.collectors.length > 0 && (
+        <details data-testid="source-status" className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm">
+          <summary className="cursor-pointer font-semibold text-slate-800">
+            Source status{failing(data) ? ` (${failing(data)} failing)` : ''}
+          </summary>
+          <ul className="mt-2 divide-y divide-slate-100">
+            {data.collectors.map((c) => (
+              <li key={c.source} className="flex flex-col gap-0.5 py-1.5 sm:flex-row sm:justify-between sm:gap-3">
+                <span className="break-all font-medium text-slate-700">{c.source}</span>
+                <span className={c.error ? 'break-words text-red-700' : 'text-slate-500'}>
+                  {c.error ? `Failed: ${c.error}` : `${c.items} ${c.items === 1 ? 'item' : 'items'}`} · {formatStamp(c.lastRunAt)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }
+
+const failing = (d: TrendsAnalysis) => d.collectors.filter((c) => c.error).length;
 
 function TrendsSkeleton() {
   const block = 'animate-pulse rounded-xl bg-slate-200';
