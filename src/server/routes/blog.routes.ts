@@ -40,12 +40,15 @@ export function blogRoutes(app: ZApp, ctx: AppContext) {
     },
   );
 
-  app.get('/api/blog/public/:slug', { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } }, async (request) =>
-    blog.getPublished(request.params.slug),
+  // Wildcards, not ':slug': the router refuses named parameters over 100 characters, and a slug may
+  // have 255.
+  app.get('/api/blog/public/*', { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } }, async (request) =>
+    blog.getPublished(request.params['*']),
   );
 
-  app.get('/blog/:slug', { schema: { params: z.object({ slug: z.string().max(1000) }) } }, async (request, reply) => {
-    const preview = await blog.preview(request.params.slug);
+  app.get('/blog/*', { schema: { params: z.object({ '*': z.string() }) } }, async (request, reply) => {
+    const slug = request.params['*'];
+    const preview = slug && slug.length <= 255 && !slug.includes('/') ? await blog.preview(slug) : null;
     let html: string | null = null;
     if (preview) html = await fs.readFile(INDEX_HTML, 'utf8').catch(() => null);
     // Drafts, unknown slugs and an unbuilt client get the ordinary SPA answer.

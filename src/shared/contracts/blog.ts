@@ -90,4 +90,5 @@ export type PublicBlogPost = z.infer<typeof publicBlogPost>;
 export const blogPostIdParams = z.object({
   id: z.coerce.number({ error: 'Post id must be a number' }).int('Post id must be a number').min(1).max(2_147_483_647),
 });
-export const blogSlugParams = z.object({ slug: z.string().min(1).max(BLOG_LIMITS.slug) });
+/** `GET /api/blog/public/*`: the slug is the wildcard (slugs may be longer than a named parameter allows). */
+export const blogSlugParams = z.object({ '*': z.string().min(1, 'Post not found').max(BLOG_LIMITS.slug, 'Post not found') });
