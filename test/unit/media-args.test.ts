@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mp3Args, parseSilences, speechSpans, speechWavArgs } from '../../src/server/adapters/media/ffmpeg-args.js';
+import { mp3Args, NO_AUDIO_STDERR, parseProgressTime, parseSilences, speechSpans, speechWavArgs } from '../../src/server/adapters/media/ffmpeg-args.js';
 import { controlEntries, controlFile, parseHypseg, wordsToCues } from '../../src/server/adapters/asr/pocketsphinx.js';
 import { pickSubtitleTrack } from '../../src/server/adapters/asr/captions-engine.js';
 import { languageCode } from '../../src/server/adapters/asr/types.js';
@@ -20,6 +20,13 @@ describe('ffmpeg argument builders', () => {
     expect(a.slice(a.indexOf('-map'), a.indexOf('-map') + 2)).toEqual(['-map', '0:a:0']);
     expect(a.at(-1)).toBe('/tmp/out.mp3');
     expect(a).not.toContain('pipe:0');
+  });
+  it('reads the output time from -progress and spots a missing audio stream', () => {
+    expect(parseProgressTime('out_time_us=1000\nout_time=00:00:01.000000\nprogress=continue\nout_time=00:01:00.034000\nprogress=end\n')).toBeCloseTo(60.034);
+    expect(parseProgressTime('out_time=-577014:32:22.775808\nprogress=end')).toBe(0);
+    expect(parseProgressTime('')).toBe(0);
+    expect(mp3Args('a', 'b')).toEqual(expect.arrayContaining(['-progress', 'pipe:1', '-nostats']));
+    expect(NO_AUDIO_STDERR.test("Stream map '0:a:0' matches no streams.")).toBe(true);
   });
   it('makes 16 kHz mono PCM with silencedetect for speech', () => {
     const a = speechWavArgs('in', 'out.wav');

@@ -6,10 +6,13 @@ export const MP3_BITRATE = '192k';
 
 const base = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-xerror', '-y'];
 
-/** Any input with an audio stream -> MP3, 192 kbit/s CBR, 44.1 kHz stereo-or-mono as the source. */
+/**
+ * Any input with an audio stream -> MP3, 192 kbit/s CBR. Info-level stderr carries the input's
+ * header and `-progress pipe:1` the output time, so no separate ffprobe runs are needed.
+ */
 export function mp3Args(input: string, output: string, opts: { bitrate?: string; maxSeconds?: number } = {}): string[] {
   return [
-    ...base,
+    '-hide_banner', '-nostdin', '-loglevel', 'info', '-nostats', '-progress', 'pipe:1', '-xerror', '-y',
     '-i', input,
     '-vn', '-sn', '-dn',
     '-map', '0:a:0',
@@ -88,3 +91,14 @@ export function speechSpans(silences: SilenceSpan[], duration: number, pad = 0.1
     .map((s) => ({ start: Math.max(0, s.start - pad), end: Math.min(duration, s.end + pad) }))
     .filter((s) => s.end - s.start >= 0.1);
 }
+
+/** The output length from `-progress` output (the last out_time), in seconds; 0 when absent. */
+export function parseProgressTime(stdout: string): number {
+  const all = [...stdout.matchAll(/^out_time=(-?)(\d+):(\d+):([\d.]+)$/gm)];
+  const last = all[all.length - 1];
+  if (!last || last[1] === '-') return 0;
+  return Number(last[2]) * 3600 + Number(last[3]) * 60 + Number(last[4]);
+}
+
+/** ffmpeg's error when the input has no audio stream to map. */
+export const NO_AUDIO_STDERR = /matches no streams|does not contain any stream|Output file #0 does not contain any stream/i;

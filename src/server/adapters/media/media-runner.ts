@@ -40,7 +40,7 @@ export function runProcess(bin: string, args: string[], opts: RunOptions): Promi
     let ended: ProcessError['reason'] | null = null;
     let killTimer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      if (stdout.length < MAX_CAPTURE) stdout += d;
+      stdout = (stdout + d).slice(-MAX_CAPTURE);
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       // Keep the tail: ffmpeg prints its real error last.

@@ -13,6 +13,7 @@ export interface ByteRange {
 
 export interface MediaStore {
   readonly kind: 'local' | 's3';
+  /** Stores `file` under `key`; the file may be moved (callers treat it as consumed). */
   put(key: string, file: string, contentType: string): Promise<void>;
   /** Size in bytes, or null when the object is missing. */
   size(key: string): Promise<number | null>;
@@ -36,7 +37,14 @@ export function createLocalStore(root: string): MediaStore {
     async put(key, file) {
       const target = fileOf(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
-      // Copy to a temporary name then rename: readers never see a half-written file.
+      // Move when on the same disk (the usual case: temp files live under DATA_DIR too); else copy to a
+      // temporary name then rename, so readers never see a half-written file.
+      try {
+        await fsp.rename(file, target);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      }
       const partial = `${target}.${process.pid}.${Date.now()}.part`;
       await fsp.copyFile(file, partial);
       await fsp.rename(partial, target);
