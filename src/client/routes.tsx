@@ -8,6 +8,8 @@ export interface AppRoute {
 }
 
 export const signedInRoutes: AppRoute[] = [
+  { path: '/hashtag-generator', component: lazy(() => import('./pages/hashtag-generator-page')) },
+  { path: '/content-tools', component: lazy(() => import('./pages/content-tools-page')) },
   { path: '/', component: lazy(() => import('./pages/downloader-page')) },
   { path: '/subscription', component: lazy(() => import('./pages/subscription-page')) },
   { path: '/blog', component: lazy(() => import('./pages/blog-page')) },

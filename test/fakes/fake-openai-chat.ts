@@ -4,7 +4,7 @@
  * { id, object: 'chat.completion', created, model, choices: [{ index, message: { role, content,
  * refusal }, finish_reason }], usage }. Requires `Authorization: Bearer <apiKey>`.
  *
- * Modes: 'good' (a JSON answer built from the request, with the small sins real models commit:
+ * Modes: 'good' (after `goodDelayMs`, a JSON answer built from the request, with the small sins real models commit:
  * duplicates, a tag with a space, a missing '#', too many tags, an unobserved "trending" tag),
  * 'broken' (prose and half a JSON object), 'timeout' (answers after `delayMs`), 'refusal'
  * (message.refusal set, content null), 'error' (HTTP 500 with an OpenAI error body).
@@ -24,7 +24,7 @@ export interface ChatCall {
   user: string;
 }
 
-export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: number }) {
+export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: number; goodDelayMs?: number }) {
   const calls: ChatCall[] = [];
   const pending = new Set<http.ServerResponse>();
   const state = { mode: 'good' as FakeChatMode };
@@ -60,6 +60,8 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
       });
       switch (state.mode) {
         case 'good':
+          // An optional think time, so a browser can see the loading state.
+          if (opts.goodDelayMs) return void setTimeout(() => send(200, completion({ content: JSON.stringify(goodAnswer(user)) })), opts.goodDelayMs);
           return send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
         case 'broken':
           return send(200, completion({ content: 'Sure! Here are some great hashtags for you: {"trending": ["#fyp", "#viral"], "niche": ["#pasta' }, 'length'));

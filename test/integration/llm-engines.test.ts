@@ -86,7 +86,7 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
     ['broken', 'broken JSON'],
     ['refusal', 'a refusal'],
     ['error', 'an HTTP 500'],
-  ] as const)('falls back to the built-in engine on %s (%s)', async (mode) => {
+  ] as const)('falls back to the built-in engine on %s (%s)', async (mode, _label) => {
     llm.mode = mode;
     const before = llm.calls.length;
     const tags = await ask();
