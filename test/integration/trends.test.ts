@@ -5,6 +5,10 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTrendSources, TEST_FEEDS, type FakeTrendSources } from '../fakes/fake-trend-sources.js';
 import { trendsAnalysisResponse, type TrendsAnalysis } from '../../src/shared/contracts/trends.js';
+import { createTrendsCollectors, collectorsConfigFrom } from '../../src/server/services/trends-collectors.service.js';
+import { createTikTokOneAdapter } from '../../src/server/adapters/trends/tiktok-one.adapter.js';
+import { createFeedsAdapter } from '../../src/server/adapters/trends/feeds.adapter.js';
+import { trendsHttpFrom } from '../../src/server/adapters/trends/guarded-http.js';
 
 const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
 const realItem = () =>
@@ -199,6 +203,22 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       expect(fake.hashtagRequests[0]).toMatchObject({ countryCode: 'GB', timeRange: 30 });
       const snap = await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags');
       expect(snap!.data).toMatchObject({ country: 'GB', period: 30 });
+
+      // A second node on the same database skips its turn: the sources were just asked.
+      const requestsBefore = fake.hashtagRequests.length;
+      const runsBefore = (await t.ctx.repos.trends.runsOf('tiktok_one')).length;
+      const otherNode = createTrendsCollectors({
+        repo: t.ctx.repos.trends,
+        tiktokOne: createTikTokOneAdapter(trendsHttpFrom(t.ctx.adapters.http)),
+        feeds: createFeedsAdapter(trendsHttpFrom(t.ctx.adapters.http)),
+        config: { ...collectorsConfigFrom(t.ctx.config), firstRunDelayMs: 0 },
+        logger: t.ctx.logger,
+      });
+      otherNode.jobs.forEach((j) => j.start());
+      await new Promise((r) => setTimeout(r, 1500));
+      await Promise.all(otherNode.jobs.map((j) => j.stop()));
+      expect(fake.hashtagRequests.length).toBe(requestsBefore);
+      expect((await t.ctx.repos.trends.runsOf('tiktok_one')).length).toBe(runsBefore);
     } finally {
       await t.close();
       await fake.close();

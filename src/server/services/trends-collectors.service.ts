@@ -35,15 +35,21 @@ export interface Collector {
   stop(): Promise<void>;
 }
 
-/** Runs `run` first within a minute of start, then every interval ± 10 % jitter. */
-function schedule(name: string, run: () => Promise<unknown>, cfg: CollectorsConfig, logger: Logger) {
+/**
+ * Runs `run` first within a minute of start, then every interval ± 10 % jitter. With several app
+ * nodes on one database, a node skips its turn when another started this source less than half an
+ * interval ago (`due`), so the sources see about one request set per interval, not one per node.
+ */
+function schedule(name: string, run: () => Promise<unknown>, due: () => Promise<boolean>, cfg: CollectorsConfig, logger: Logger) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
   let inFlight: Promise<unknown> | null = null;
   const next = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(async () => {
-      inFlight = run().catch((err) => logger.error({ err, collector: name }, 'trend collector failed'));
+      inFlight = due()
+        .then((yes) => (yes ? run() : undefined))
+        .catch((err) => logger.error({ err, collector: name }, 'trend collector failed'));
       await inFlight;
       inFlight = null;
       next(cfg.intervalMs * (0.9 + Math.random() * 0.2));
@@ -168,14 +174,18 @@ export function createTrendsCollectors(deps: {
     return results;
   }
 
-  const make = (name: string, run: () => Promise<RunResult[]>): Collector => {
+  const make = (name: string, source: string, run: () => Promise<RunResult[]>): Collector => {
     let running: Promise<RunResult[]> | null = null;
     const runOnce = () => (running ??= run().finally(() => (running = null)));
-    return { name, runOnce, ...schedule(name, runOnce, config, logger) };
+    const due = async () => {
+      const last = await repo.lastRunStartedAt(source);
+      return !last || Date.now() - last.getTime() >= config.intervalMs / 2;
+    };
+    return { name, runOnce, ...schedule(name, runOnce, due, config, logger) };
   };
 
-  const tiktokOne = make('trends:tiktok-one', collectTikTokOne);
-  const news = make('trends:news', collectNews);
+  const tiktokOne = make('trends:tiktok-one', TIKTOK_ONE_SOURCE, collectTikTokOne);
+  const news = make('trends:news', 'news:*', collectNews);
   const jobs: Collector[] = [];
   if (config.enabled && config.tiktokOne) jobs.push(tiktokOne);
   if (config.enabled && config.news && config.feeds.length) jobs.push(news);

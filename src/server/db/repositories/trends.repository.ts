@@ -1,6 +1,6 @@
 // Storage of trends data: first-party observations, dated snapshots from outside sources,
 // collector runs and news items.
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { collectorRuns, newsItems, trendSnapshots, videoObservations } from '../schema.js';
 import { firstPartyRollup, type FirstPartyRollup } from './trends-rollup.js';
@@ -82,6 +82,12 @@ export function createTrendsRepository(db: Db) {
         .from(collectorRuns)
         .where(sql`${collectorRuns.id} in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)
         .orderBy(collectorRuns.source);
+    },
+    /** When the newest run of a source (or of any source starting with `prefix*`) started. */
+    async lastRunStartedAt(source: string): Promise<Date | null> {
+      const match = source.endsWith('*') ? like(collectorRuns.source, `${source.slice(0, -1)}%`) : eq(collectorRuns.source, source);
+      const [row] = await db.select({ at: collectorRuns.startedAt }).from(collectorRuns).where(match).orderBy(desc(collectorRuns.startedAt)).limit(1);
+      return row?.at ?? null;
     },
     async runsOf(source: string): Promise<CollectorRunRow[]> {
       return db.select().from(collectorRuns).where(eq(collectorRuns.source, source)).orderBy(collectorRuns.id);
