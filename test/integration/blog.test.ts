@@ -80,6 +80,12 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
     await expect400(post({ featuredImage: `${img}x` }), /Featured image must be at most 500 characters/);
   });
 
+  it('keeps 100,000 characters of content and refuses one more', async () => {
+    const c = await t.signUp();
+    expect((await c.post('/api/blog/posts', post({ slug: 'big-one', content: 'x'.repeat(100_000) }))).status).toBe(201);
+    await expect400(post({ content: 'x'.repeat(100_001) }), /Content must be at most 100000 characters/);
+  });
+
   it('refuses a featured image that is not an http(s) URL', async () => {
     for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'ftp://example.com/a.png', 'not a url', '//example.com/a.png']) {
       await expect400(post({ featuredImage: bad }), /Featured image must be an http\(s\) URL/);

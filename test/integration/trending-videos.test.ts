@@ -95,6 +95,8 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
     await expect400(video({ videoUrl: url(501) }), /Video URL must be at most 500 characters/);
     await expect400(video({ thumbnailUrl: url(501) }), /Thumbnail URL must be at most 500 characters/);
     await expect400(video({ author: 'a'.repeat(256) }), /Author must be at most 255 characters/);
+    expect((await c.post('/api/trending-videos', video({ description: 'd'.repeat(5000) }))).status).toBe(201);
+    await expect400(video({ description: 'd'.repeat(5001) }), /Description must be at most 5000 characters/);
     await expect400(video({ tags: Array.from({ length: 31 }, (_, i) => `t${i}`) }), /At most 30 tags/);
     await expect400(video({ viewCount: -1 }), /View count must be at least 0/);
     await expect400(video({ likeCount: 1.5 }), /Like count must be a whole number/);
