@@ -154,15 +154,27 @@ describe('Trends screen', () => {
     await context.close();
   });
 
-  it('shows the empty state with Retry on a fresh install', async () => {
+  it('shows the skeleton while loading, then the empty state with Retry on a fresh install, refetching every 5 minutes', async () => {
     const { page, context } = await newPage(browser, { width: 375 });
     await proUser(page, empty, `trends-empty-${Date.now()}@example.com`);
-    await page.goto(`${empty.url}/trends`);
-    await page.getByText('No trends data yet').waitFor();
     let calls = 0;
     page.on('request', (r) => r.url().endsWith('/api/trends/analysis') && calls++);
+    // Hold the first answer a moment so the loading skeleton can be seen.
+    await page.route('**/api/trends/analysis', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.clock.install();
+    await page.goto(`${empty.url}/trends`);
+    await page.getByTestId('trends-skeleton').waitFor();
+    await page.getByText('No trends data yet').waitFor();
+    await page.unroute('**/api/trends/analysis');
+    expect(calls).toBe(1);
     await page.getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => calls).toBeGreaterThan(0);
+    await expect.poll(() => calls).toBe(2);
+    // Refetched every 5 minutes (SPEC 4).
+    await page.clock.fastForward(5 * 60_000 + 1000);
+    await expect.poll(() => calls).toBe(3);
     await expect(page.getByText('No trends data yet').isVisible()).resolves.toBe(true);
     await screenshot(page, 'trends-empty-mobile');
     await context.close();
