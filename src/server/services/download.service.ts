@@ -33,7 +33,7 @@ function meteredBody(reservation: Reservation, expected: number | null, onSettle
   let bytes = 0;
   let held: Buffer | null = null;
   const meter = new Transform({
-    highWaterMark: 64 * 1024,
+    highWaterMark: 256 * 1024,
     transform(chunk: Buffer, _enc, cb) {
       bytes += chunk.length;
       const previous = held;

@@ -30,7 +30,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { AppError } from '../../errors.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
@@ -151,6 +151,8 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
         body,
         signal: o.signal,
         dispatcher: target ? mapped : guarded,
+        // Larger body buffer: fewer, bigger chunks when relaying media files.
+        highWaterMark: 256 * 1024,
       });
     } catch (err) {
       throw translate(err, o.signal);
@@ -226,7 +228,12 @@ function translate(err: unknown, signal?: AbortSignal): Error {
 
 function wrap(res: Dispatcher.ResponseData, url: string, redirects: string[], o: RequestOptions): HttpResponse {
   let body: Readable = res.body;
-  if (o.maxBytes !== undefined) body = res.body.pipe(byteCeiling(o.maxBytes, () => res.body.destroy()));
+  if (o.maxBytes !== undefined) {
+    // pipeline (not pipe) so an upstream error or disconnect reaches the consumer too.
+    const ceiling = byteCeiling(o.maxBytes, () => res.body.destroy());
+    pipeline(res.body, ceiling, () => {});
+    body = ceiling;
+  }
   body.on('error', () => {}); // consumers get errors through their own pipeline; never crash the process
   const readAll = async (limit: number) => {
     const chunks: Buffer[] = [];

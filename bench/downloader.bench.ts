@@ -1,0 +1,155 @@
+// Downloader benchmarks (run: `node scripts/build.mjs && npx tsx bench/downloader.bench.ts`), all
+// against the fake TikTok CDN on loopback, in one run, with the built server as a child process:
+// 1. throughput of a 100 MB file through /api/video/download as a ratio of the same file fetched
+//    directly from the fake CDN (goal >= 0.9);
+// 2. peak server RSS growth with 20 concurrent 100 MB downloads (goal <= 50 MB);
+// 3. time to first byte added by the product (download TTFB minus direct CDN TTFB, medians);
+// 4. cached /api/video/info latency p50/p99 under 50 concurrent clients.
+import fs from 'node:fs';
+import { request } from 'undici';
+import { startServer } from '../test/helpers/e2e.js';
+import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+
+const MB = 1024 * 1024;
+const SIZE = 100 * MB;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+
+const tt = await startFakeTikTok();
+const server = await startServer({ UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000000', LOG_LEVEL: 'error' });
+const pid = await serverPid();
+
+async function serverPid(): Promise<number> {
+  // The helper does not expose the child; find the node process listening with our DATA_DIR.
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
+      if (env.includes(`DATA_DIR=${server.dataDir}`) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('dist/server/main.js')) return Number(entry);
+    } catch {
+      /* gone or not ours */
+    }
+  }
+  throw new Error('server process not found');
+}
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+try {
+  // A Pro account (no quota in the way) with a session cookie.
+  const email = `bench${Date.now()}@example.com`;
+  const reg = await fetch(`${server.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const granted = await server.cli(['user:grant-pro', email]);
+  if (granted.code !== 0) throw new Error(`grant-pro failed: ${granted.stderr}`);
+  const headers = { 'content-type': 'application/json', origin: server.url, cookie };
+
+  const big = tt.addVideo({ media: { size: SIZE } });
+  const info = await (await fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: big.url }) })).json();
+  if (info.videoId !== big.id) throw new Error(`info failed: ${JSON.stringify(info)}`);
+
+  // Direct: the same CDN file with a page cookie and Referer, as the server fetches it.
+  const page = await request(`${tt.origin}/@x/video/${big.id}`, { headers: { host: 'www.tiktok.com' } });
+  const setCookie = page.headers['set-cookie'];
+  const token = (Array.isArray(setCookie) ? setCookie : [String(setCookie)]).find((c) => c.startsWith('tt_chain_token='))!.split(';')[0];
+  await page.body.dump();
+  const cdnPath = `${tt.origin}${new URL(big.item.video.playAddr).pathname}`;
+  const direct = () => fetch(cdnPath, { headers: { cookie: token, referer: 'https://www.tiktok.com/' } });
+  const viaProduct = () => fetch(`${server.url}/api/video/download`, { method: 'POST', headers, body: JSON.stringify({ url: big.url, quality: 'hd' }) });
+
+  async function drain(res: Response): Promise<{ ttfb: number; bytes: number }> {
+    const reader = res.body!.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { ttfb: 0, bytes };
+      bytes += value.length;
+    }
+  }
+  async function timed(open: () => Promise<Response>) {
+    const t0 = performance.now();
+    const res = await open();
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    const ttfb = performance.now() - t0;
+    let bytes = first.value?.length ?? 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+    if (bytes !== SIZE) throw new Error(`short body ${bytes}`);
+    return { ms: performance.now() - t0, ttfb };
+  }
+
+  // 1. Throughput, alternating runs so both see the same machine state.
+  await timed(direct);
+  await timed(viaProduct);
+  const d: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    d.push((await timed(direct)).ms);
+    p.push((await timed(viaProduct)).ms);
+  }
+  const directMBs = SIZE / MB / (median(d) / 1000);
+  const productMBs = SIZE / MB / (median(p) / 1000);
+  console.log(`throughput: direct ${directMBs.toFixed(0)} MB/s (baseline), via /api/video/download ${productMBs.toFixed(0)} MB/s = ${(productMBs / directMBs).toFixed(2)}x baseline (goal >= 0.9)`);
+
+  // 2. Peak RSS growth with 20 concurrent 100 MB downloads.
+  await new Promise((r) => setTimeout(r, 500));
+  const before = rssMb();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 20);
+  const t0 = performance.now();
+  const results = await Promise.all(Array.from({ length: 20 }, async () => drain(await viaProduct())));
+  clearInterval(sampler);
+  if (results.some((r) => r.bytes !== SIZE)) throw new Error('a concurrent download was short');
+  console.log(`memory: 20 concurrent 100 MB downloads in ${((performance.now() - t0) / 1000).toFixed(1)} s, server RSS ${before.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB = +${(peak - before).toFixed(0)} MB (goal <= 50 MB)`);
+
+  // 3. Time to first byte added by the product (cached info, small reads).
+  const dt: number[] = [];
+  const pt: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const a = performance.now();
+    const r1 = await direct();
+    await r1.body!.getReader().read();
+    dt.push(performance.now() - a);
+    await r1.body!.cancel().catch(() => {});
+    const b = performance.now();
+    const r2 = await viaProduct();
+    await r2.body!.getReader().read();
+    pt.push(performance.now() - b);
+    await r2.body!.cancel().catch(() => {});
+  }
+  console.log(`ttfb: direct ${median(dt).toFixed(1)} ms (baseline), via product ${median(pt).toFixed(1)} ms = +${(median(pt) - median(dt)).toFixed(1)} ms added (${(median(pt) / median(dt)).toFixed(1)}x)`);
+
+  // 4. Cached /api/video/info under 50 concurrent clients (signed out, per-IP limit raised).
+  const latencies: number[] = [];
+  const lookup = async () => {
+    const a = performance.now();
+    const res = await fetch(`${server.url}/api/video/info`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ url: big.url }) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`info ${res.status}`);
+    latencies.push(performance.now() - a);
+  };
+  for (let i = 0; i < 50; i++) await lookup();
+  latencies.length = 0;
+  const health: number[] = [];
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      for (let i = 0; i < 20; i++) {
+        await lookup();
+        const h = performance.now();
+        await (await fetch(`${server.url}/api/health`)).arrayBuffer();
+        health.push(performance.now() - h);
+      }
+    }),
+  );
+  console.log(`info (cached, 50 concurrent, ${latencies.length} requests): p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; /api/health under the same load p50 ${pct(health, 50).toFixed(1)} ms (baseline) = ${(pct(latencies, 50) / pct(health, 50)).toFixed(1)}x`);
+} finally {
+  await server.stop();
+  await tt.close();
+}
