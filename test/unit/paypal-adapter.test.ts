@@ -125,6 +125,10 @@ describe('webhook signature verification', () => {
     expect(await verifier.verify(headers, Buffer.from(raw))).toEqual({ ok: true });
     expect((await createWebhookVerifier({ webhookId: 'OTHER', hostMap: hostMap() }).verify(headers, Buffer.from(raw))).ok).toBe(false);
     expect((await verifier.verify(headers, Buffer.from(raw + ' '))).ok).toBe(false);
+    // The configured API base is a certificate source too (no host map needed).
+    expect(await createWebhookVerifier({ webhookId, certBase: fake.url }).verify(headers, Buffer.from(raw))).toEqual({ ok: true });
+    // Without either, the certificate comes from the real paypal.com host, which cannot vouch for the fake.
+    expect((await createWebhookVerifier({ webhookId }).verify(headers, Buffer.from(raw))).ok).toBe(false);
 
     // Signed with the genuine key: only the unsigned-decimal CRC-32 form verifies.
     const crc = zlib.crc32(Buffer.from(raw));

