@@ -77,4 +77,19 @@ describe.each(DB_KINDS)('first-party aggregation over days (%s)', (kind) => {
     expect(empty.analytics).toMatchObject({ engagementRate: null, engagementChange: null, videos: 0 });
     expect(firstPartyInsights(empty)).toEqual([]);
   });
+
+  it('prunes what no answer reads, keeping the newest snapshot of each source', async () => {
+    const repo = createTrendsRepository(database.db);
+    const old = new Date(NOW.getTime() - 40 * 24 * H);
+    await repo.recordObservations([obs('gone1', 40 * 24, { hashtags: ['x'] })]);
+    await repo.addSnapshot('tiktok_one', 'hashtags', { items: [] }, old);
+    await repo.addSnapshot('other', 'hashtags', { items: [] }, old);
+    await repo.addSnapshot('other', 'hashtags', { items: [] }, new Date(old.getTime() + 1000));
+    const cutoff = new Date(NOW.getTime() - 30 * 24 * H);
+    await repo.prune({ observationsBefore: cutoff, snapshotsBefore: cutoff, runsBefore: cutoff, newsBefore: cutoff });
+    expect((await repo.observationsSince(new Date(0))).map((o) => o.videoId)).not.toContain('gone1');
+    expect((await repo.observationsSince(new Date(0))).length).toBe(8);
+    expect((await repo.latestSnapshot('tiktok_one', 'hashtags'))!.collectedAt).toEqual(old); // newest kept
+    expect((await repo.snapshotBetween('other', 'hashtags', new Date(0), NOW, 'oldest'))!.collectedAt).toEqual(new Date(old.getTime() + 1000));
+  });
 });

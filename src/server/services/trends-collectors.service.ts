@@ -186,10 +186,22 @@ export function createTrendsCollectors(deps: {
 
   const tiktokOne = make('trends:tiktok-one', TIKTOK_ONE_SOURCE, collectTikTokOne);
   const news = make('trends:news', 'news:*', collectNews);
-  const jobs: Collector[] = [];
+  // Retention: observations for 30 days (answers read 14), snapshots and runs for 30, news for 90.
+  const retention = make('trends:retention', 'retention', async () => {
+    const now = Date.now();
+    const day = 86_400_000;
+    await repo.prune({
+      observationsBefore: new Date(now - 30 * day),
+      snapshotsBefore: new Date(now - 30 * day),
+      runsBefore: new Date(now - 30 * day),
+      newsBefore: new Date(now - 90 * day),
+    });
+    return [];
+  });
+  const jobs: Collector[] = config.enabled ? [retention] : [];
   if (config.enabled && config.tiktokOne) jobs.push(tiktokOne);
   if (config.enabled && config.news && config.feeds.length) jobs.push(news);
-  return { tiktokOne, news, jobs };
+  return { tiktokOne, news, retention, jobs };
 }
 
 export type TrendsCollectors = ReturnType<typeof createTrendsCollectors>;

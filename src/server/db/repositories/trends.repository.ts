@@ -1,6 +1,6 @@
 // Storage of trends data: first-party observations, dated snapshots from outside sources,
 // collector runs and news items.
-import { and, desc, eq, gte, like, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { collectorRuns, newsItems, trendSnapshots, videoObservations } from '../schema.js';
 import { firstPartyRollup, type FirstPartyRollup } from './trends-rollup.js';
@@ -88,6 +88,15 @@ export function createTrendsRepository(db: Db) {
       const match = source.endsWith('*') ? like(collectorRuns.source, `${source.slice(0, -1)}%`) : eq(collectorRuns.source, source);
       const [row] = await db.select({ at: collectorRuns.startedAt }).from(collectorRuns).where(match).orderBy(desc(collectorRuns.startedAt)).limit(1);
       return row?.at ?? null;
+    },
+    /** Drops what no answer reads any more (see the retention job in trends-collectors). */
+    async prune(limits: { observationsBefore: Date; snapshotsBefore: Date; runsBefore: Date; newsBefore: Date }): Promise<void> {
+      await db.delete(videoObservations).where(lt(videoObservations.observedAt, limits.observationsBefore));
+      // Keep the newest snapshot of each source whatever its age: it is still what the screen shows.
+      await db.execute(sql`delete from ${trendSnapshots} s where s.collected_at < ${limits.snapshotsBefore.toISOString()}::timestamptz
+        and s.id <> (select max(id) from ${trendSnapshots} x where x.source = s.source and x.kind = s.kind)`);
+      await db.delete(collectorRuns).where(lt(collectorRuns.startedAt, limits.runsBefore));
+      await db.delete(newsItems).where(lt(newsItems.publishedAt, limits.newsBefore));
     },
     async runsOf(source: string): Promise<CollectorRunRow[]> {
       return db.select().from(collectorRuns).where(eq(collectorRuns.source, source)).orderBy(collectorRuns.id);
