@@ -138,6 +138,7 @@ describe('trending videos', () => {
     await page.getByText('This is a Pro feature. Upgrade to use it.').waitFor();
     expect(await page.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe('/subscription');
     expect(await page.getByRole('button', { name: 'Curate Video' }).count()).toBe(0);
+    expect(await page.getByTestId('trending-count').count()).toBe(0);
     await screenshot(page, 'trending-free-user');
     await context.close();
   });

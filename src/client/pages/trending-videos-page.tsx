@@ -26,27 +26,29 @@ export default function TrendingVideosPage() {
           <h1 className="text-3xl font-bold text-slate-900">Trending Videos</h1>
           <p className="mt-1 text-slate-600">A curated list of videos worth watching, shared by Pro creators.</p>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <span className="sr-only">Platform</span>
-            <select aria-label="Platform filter" value={platform} onChange={(e) => setPlatform(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-              <option value="all">All</option>
-              {TRENDING_PLATFORMS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </label>
-          <span data-testid="trending-count" className="rounded-full bg-violet-100 px-3 py-1 text-sm font-medium text-violet-800">
-            {list.length} trending videos
-          </span>
-          {!formOpen && !proRequired && (
-            <button type="button" onClick={() => setFormOpen(true)} className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-2 text-sm font-semibold text-white hover:bg-violet-700">
-              <Plus className="h-4 w-4" aria-hidden /> Curate Video
-            </button>
-          )}
-        </div>
+        {!proRequired && (
+          <div className="flex flex-wrap items-center gap-2">
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <span className="sr-only">Platform</span>
+              <select aria-label="Platform filter" value={platform} onChange={(e) => setPlatform(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+                <option value="all">All</option>
+                {TRENDING_PLATFORMS.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <span data-testid="trending-count" className="rounded-full bg-violet-100 px-3 py-1 text-sm font-medium text-violet-800">
+              {list.length} trending videos
+            </span>
+            {!formOpen && (
+              <button type="button" onClick={() => setFormOpen(true)} className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-2 text-sm font-semibold text-white hover:bg-violet-700">
+                <Plus className="h-4 w-4" aria-hidden /> Curate Video
+              </button>
+            )}
+          </div>
+        )}
       </div>
 
       {formOpen && <CurateVideoForm onClose={() => setFormOpen(false)} />}
