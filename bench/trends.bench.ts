@@ -1,15 +1,18 @@
-// Trends analysis speed: `npx tsx bench/trends.bench.ts [observations]`.
+// Trends analysis speed: `npx tsx bench/trends.bench.ts [observations] [pglite|postgres]`
+// (postgres: a fresh database on TEST_DATABASE_URL's server, dropped afterwards).
 // Seeds N first-party observations over 14 days plus a TikTok One snapshot and news into an
 // in-memory PGlite, then times (median of runs) against a baseline measured in this same process:
 // the plain read of every 14-day observation row (what a build that aggregated in JS would need).
 import pino from 'pino';
-import { openPglite } from '../src/server/db/client.js';
+import { openPglite, openPostgres } from '../src/server/db/client.js';
+import { createPostgresDatabase } from '../test/helpers/test-db.js';
 import { createTrendsRepository } from '../src/server/db/repositories/trends.repository.js';
 import { createTrendsAnalysisService } from '../src/server/services/trends-analysis.service.js';
 import { fixtureHashtagItems } from '../test/fakes/fake-trend-sources.js';
 import { parseHashtagList } from '../src/server/adapters/trends/tiktok-one.adapter.js';
 
 const N = Number(process.argv[2] ?? 20_000);
+const KIND = process.argv[3] === 'postgres' ? 'postgres' : 'pglite';
 const RUNS = 7;
 const DAY = 86_400_000;
 
@@ -23,7 +26,8 @@ async function median(fn: () => Promise<unknown> | unknown, runs = RUNS): Promis
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }
 
-const database = await openPglite('memory://');
+const pgDb = KIND === 'postgres' ? await createPostgresDatabase() : null;
+const database = pgDb ? await openPostgres(pgDb.url) : await openPglite('memory://');
 const repo = createTrendsRepository(database.db);
 const tags = ['dance', 'recipe', 'cats', 'ootd', 'fyp', 'comedy', 'learnontiktok', 'travel', 'music', 'gaming', 'skincare', 'dogsoftiktok'];
 const now = Date.now();
@@ -58,9 +62,10 @@ await service.analysis();
 const cached = await median(() => service.analysis(), 1001);
 
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
-console.log(`trends analysis, ${N} observations over 14 days (median of ${RUNS})`);
+console.log(`trends analysis on ${KIND}, ${N} observations over 14 days (median of ${RUNS})`);
 console.log(`baseline  read 14-day observations     ${fmt(baseline)}  1.00x`);
 console.log(`first-party rollup in SQL              ${fmt(rollup)}  ${(rollup / baseline).toFixed(2)}x`);
 console.log(`full build (uncached, all sources)     ${fmt(build)}  ${(build / baseline).toFixed(2)}x`);
 console.log(`cached answer (5-minute cache)         ${fmt(cached)}  ${(cached / baseline).toFixed(5)}x`);
 await database.close();
+await pgDb?.drop();
