@@ -301,6 +301,19 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active', subscription: { status: 'active', cancelAtPeriodEnd: false } });
   });
 
+  it('limits subscription calls per account', async () => {
+    const c = await t.signUp();
+    const answers = [];
+    for (let i = 0; i < 31; i++) answers.push((await c.post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' })).status);
+    expect(answers.slice(0, 30).every((s) => s === 404)).toBe(true);
+    const last = await c.post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' });
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await last.json()).code).toBe('billing.rate_limited');
+    // Another account is not affected.
+    expect((await (await t.signUp()).post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' })).status).toBe(404);
+  });
+
   it('refreshes a revoked OAuth token once and carries on', async () => {
     const c = await t.signUp();
     const before = fake.tokenRequests;

@@ -2,6 +2,7 @@
 // (PayPal or the built-in test checkout) is always re-read; nothing a browser sends grants Pro.
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import type { BillingRepository } from '../db/repositories/billing.repository.js';
 import { CREATING } from '../db/repositories/billing.repository.js';
@@ -47,6 +48,12 @@ const providerFailed = (message: string) => new AppError(502, 'billing.provider_
 export function createBillingService(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.logger.child({ component: 'billing' });
+  // Each create/confirm/cancel calls the provider: a per-account ceiling keeps a script from using us to hammer it.
+  const limiter = new RateLimiter(30, 60_000);
+  function limit(user: User) {
+    const wait = limiter.hit(user.id);
+    if (wait) throw new AppError(429, 'billing.rate_limited', 'Too many subscription requests. Please wait a minute and try again.', {}, { 'retry-after': String(wait) });
+  }
 
   function requireProvider(): BillingProvider {
     if (!deps.provider) throw unavailable();
@@ -112,6 +119,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function create(user: User): Promise<SubscriptionCreateResponse> {
     const provider = requireProvider();
+    limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     const alreadyPaying = current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
     if (user.proGranted || alreadyPaying || (isPro(user, now()) && !current?.cancelAtPeriodEnd)) {
@@ -155,6 +163,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function confirm(user: User, subscriptionId: string): Promise<SubscriptionConfirmResponse> {
     const provider = requireProvider();
+    limit(user);
     const snap = await fetchSnapshot(subscriptionId);
     if (!snap) throw new AppError(404, 'billing.subscription_not_found', 'We could not find this subscription.');
     if (snap.custom_id !== user.id || snap.plan_id !== provider.planId) {
@@ -173,6 +182,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function cancel(user: User): Promise<{ success: boolean; message: string }> {
     const provider = requireProvider();
+    limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     if (current?.status === 'CANCELLED' && current.cancelAtPeriodEnd) {
       return { success: true, message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.' };
