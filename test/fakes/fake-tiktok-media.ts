@@ -2,6 +2,7 @@
 // a JPEG cover, and large deterministic byte streams for transfer and benchmark tests. Generated
 // once per machine into the OS temp folder.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,9 @@ const DIR = path.join(os.tmpdir(), 'smt-fake-tiktok-media-v1');
 
 function ffmpegPath(): string {
   if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  return fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : 'ffmpeg';
+  if (fs.existsSync('/usr/bin/ffmpeg')) return '/usr/bin/ffmpeg';
+  // The npm-shipped static build (also has libx264, aac, libmp3lame).
+  return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
 function generate(name: string, args: string[]): string {
