@@ -20,24 +20,28 @@ const linkGone = () => new AppError(410, 'media.link_expired', 'This download li
 
 export function createMediaResultsService(deps: MediaResultsDeps) {
   const now = deps.now ?? Date.now;
+  // Storage keys of expired rows seen by find(), deleted from the store when save() replaces them.
+  const stale = new Map<string, string>();
 
   return {
-    /** A stored result still present in the store, or undefined. */
+    /**
+     * A stored result still fresh and present in the store, or undefined. An expired or missing
+     * one is returned as `stale` so save() can replace it without another query.
+     */
     async find(key: string): Promise<MediaResult | undefined> {
-      const row = await deps.repo.findFresh(key, new Date(now()));
+      const row = await deps.repo.findAny(key);
       if (!row) return undefined;
-      if ((await deps.store.size(row.storageKey)) === null) {
-        await deps.repo.delete(key);
-        return undefined;
-      }
-      return row;
+      if (row.expiresAt.getTime() > now() && (await deps.store.size(row.storageKey)) !== null) return row;
+      stale.set(key, row.storageKey);
+      return undefined;
     },
 
     async save(input: { key: string; kind: string; videoId: string | null; file: string; ext: string; contentType: string; size: number; meta: Record<string, unknown> }) {
       // A fresh random name per save: a link to an older copy never serves newer bytes.
       const storageKey = `${input.kind}/${crypto.randomBytes(12).toString('hex')}.${input.ext}`;
       await deps.store.put(storageKey, input.file, input.contentType);
-      const previous = await deps.repo.findFresh(input.key, new Date(0));
+      const previous = stale.get(input.key);
+      stale.delete(input.key);
       const row = await deps.repo.upsert({
         key: input.key,
         kind: input.kind,
@@ -48,7 +52,7 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
         meta: input.meta,
         expiresAt: new Date(now() + deps.ttlMs),
       });
-      if (previous && previous.storageKey !== storageKey) await deps.store.delete(previous.storageKey).catch(() => undefined);
+      if (previous && previous !== storageKey) await deps.store.delete(previous).catch(() => undefined);
       return row;
     },
 

@@ -12,6 +12,10 @@ export function createMediaResultsRepository(db: Db) {
       const [row] = await db.select().from(mediaResults).where(and(eq(mediaResults.key, key), gt(mediaResults.expiresAt, now)));
       return row;
     },
+    async findAny(key: string): Promise<MediaResult | undefined> {
+      const [row] = await db.select().from(mediaResults).where(eq(mediaResults.key, key));
+      return row;
+    },
     async findByStorageKey(storageKey: string): Promise<MediaResult | undefined> {
       const [row] = await db.select().from(mediaResults).where(eq(mediaResults.storageKey, storageKey));
       return row;
