@@ -219,6 +219,18 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       await Promise.all(otherNode.jobs.map((j) => j.stop()));
       expect(fake.hashtagRequests.length).toBe(requestsBefore);
       expect((await t.ctx.repos.trends.runsOf('tiktok_one')).length).toBe(runsBefore);
+
+      // Stopping drops a hanging request at once (the deadline here is 15 s) and records the run.
+      fake.tiktokOneMode = 'hang';
+      const stop = new AbortController();
+      const pending = t.ctx.services.trendsCollectors.tiktokOne.runOnce(stop.signal);
+      await expect.poll(() => fake.hashtagRequests.length).toBe(requestsBefore + 1);
+      const stoppedAt = Date.now();
+      stop.abort();
+      const [stopped] = await pending;
+      expect(Date.now() - stoppedAt).toBeLessThan(2000);
+      expect(stopped).toMatchObject({ items: 0, error: expect.stringMatching(/stopped/) });
+      expect((await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags'))!.data).toMatchObject({ country: 'GB' });
     } finally {
       await t.close();
       await fake.close();

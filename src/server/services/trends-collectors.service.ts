@@ -30,7 +30,7 @@ export interface RunResult {
 
 export interface Collector {
   name: string;
-  runOnce(): Promise<RunResult[]>;
+  runOnce(signal?: AbortSignal): Promise<RunResult[]>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -40,15 +40,17 @@ export interface Collector {
  * nodes on one database, a node skips its turn when another started this source less than half an
  * interval ago (`due`), so the sources see about one request set per interval, not one per node.
  */
-function schedule(name: string, run: () => Promise<unknown>, due: () => Promise<boolean>, cfg: CollectorsConfig, logger: Logger) {
+function schedule(name: string, run: (signal: AbortSignal) => Promise<unknown>, due: () => Promise<boolean>, cfg: CollectorsConfig, logger: Logger) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
   let inFlight: Promise<unknown> | null = null;
+  let controller = new AbortController();
   const next = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(async () => {
+      const signal = controller.signal;
       inFlight = due()
-        .then((yes) => (yes ? run() : undefined))
+        .then((yes) => (yes && !signal.aborted ? run(signal) : undefined))
         .catch((err) => logger.error({ err, collector: name }, 'trend collector failed'));
       await inFlight;
       inFlight = null;
@@ -60,13 +62,15 @@ function schedule(name: string, run: () => Promise<unknown>, due: () => Promise<
     start() {
       if (!stopped) return;
       stopped = false;
+      controller = new AbortController();
       next(cfg.firstRunDelayMs ?? 5_000 + Math.random() * 50_000);
     },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      // Give a run in flight a moment to record itself; requests have their own time limits.
-      if (inFlight) await Promise.race([inFlight, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      // A run in flight drops its outbound requests and records itself before the database closes.
+      controller.abort();
+      if (inFlight) await inFlight;
     },
   };
 }
@@ -116,9 +120,10 @@ export function createTrendsCollectors(deps: {
     return { source, items, error };
   }
 
-  async function collectTikTokOne(): Promise<RunResult[]> {
+  async function collectTikTokOne(signal?: AbortSignal): Promise<RunResult[]> {
     const result = await recorded(TIKTOK_ONE_SOURCE, async () => {
-      const r = await deps.tiktokOne.fetchHashtags(config.country, config.period);
+      const r = await deps.tiktokOne.fetchHashtags(config.country, config.period, signal);
+      if (signal?.aborted) throw new Error('stopped before the run finished'); // no partial snapshot
       if (r.items.length === 0) throw new Error(`no hashtags: ${[...new Set(r.failures)].slice(0, 3).join('; ')}`);
       await repo.addSnapshot(TIKTOK_ONE_SOURCE, HASHTAGS_KIND, {
         country: r.country,
@@ -133,9 +138,10 @@ export function createTrendsCollectors(deps: {
     return [result];
   }
 
-  async function collectNews(): Promise<RunResult[]> {
+  async function collectNews(signal?: AbortSignal): Promise<RunResult[]> {
     const results: RunResult[] = [];
     for (const entry of config.feeds) {
+      if (signal?.aborted) break;
       const firstUrl = entry.split('|')[0].trim();
       // One source per entry: host and path, so two feeds of one site stay apart in the run list.
       let name = firstUrl;
@@ -147,7 +153,7 @@ export function createTrendsCollectors(deps: {
       }
       results.push(
         await recorded(`news:${name}`.slice(0, 50), async () => {
-          const feed = await deps.feeds.fetchFeed(entry);
+          const feed = await deps.feeds.fetchFeed(entry, signal);
           const seen = new Set<string>();
           const rows = [];
           for (const item of feed.items) {
@@ -174,9 +180,9 @@ export function createTrendsCollectors(deps: {
     return results;
   }
 
-  const make = (name: string, source: string, run: () => Promise<RunResult[]>): Collector => {
+  const make = (name: string, source: string, run: (signal?: AbortSignal) => Promise<RunResult[]>): Collector => {
     let running: Promise<RunResult[]> | null = null;
-    const runOnce = () => (running ??= run().finally(() => (running = null)));
+    const runOnce = (signal?: AbortSignal) => (running ??= run(signal).finally(() => (running = null)));
     const due = async () => {
       const last = await repo.lastRunStartedAt(source);
       return !last || Date.now() - last.getTime() >= config.intervalMs / 2;

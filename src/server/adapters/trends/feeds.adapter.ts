@@ -141,7 +141,7 @@ export function parseFeed(xml: string, url: string): Feed {
 }
 
 export function createFeedsAdapter(http: TrendsHttp, opts: { timeoutMs?: number } = {}) {
-  async function fetchOne(url: string): Promise<Feed> {
+  async function fetchOne(url: string, signal?: AbortSignal): Promise<Feed> {
     const host = new URL(url).hostname;
     // The feed's own site (any subdomain), so a www/newsroom redirect within it is followed.
     const site = host.split('.').slice(-2).join('.');
@@ -154,6 +154,7 @@ export function createFeedsAdapter(http: TrendsHttp, opts: { timeoutMs?: number 
       allowHosts: [host, `*.${site}`],
       timeoutMs: opts.timeoutMs ?? 15_000,
       maxBytes: 3 * 1024 * 1024,
+      signal,
     });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
     // Judged by the body, not the content type: some sites serve good feeds as text/html.
@@ -161,11 +162,12 @@ export function createFeedsAdapter(http: TrendsHttp, opts: { timeoutMs?: number 
   }
   return {
     /** Tries each alternative of one configured entry in order; the first acceptable feed wins. */
-    async fetchFeed(entry: string): Promise<Feed> {
+    async fetchFeed(entry: string, signal?: AbortSignal): Promise<Feed> {
       const reasons: string[] = [];
       for (const url of entry.split('|').map((u) => u.trim()).filter(Boolean)) {
+        if (signal?.aborted) break;
         try {
-          return await fetchOne(url);
+          return await fetchOne(url, signal);
         } catch (err) {
           reasons.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
         }

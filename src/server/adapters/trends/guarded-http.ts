@@ -7,7 +7,8 @@ import type { TrendsHttp } from './http.js';
 export function trendsHttpFrom(client: Pick<HttpClient, 'request'>): TrendsHttp {
   return {
     async request(url, init) {
-      const signal = AbortSignal.timeout(init.timeoutMs);
+      const deadline = AbortSignal.timeout(init.timeoutMs);
+      const signal = init.signal ? AbortSignal.any([deadline, init.signal]) : deadline;
       try {
         const res = await client.request(url, {
           allow: init.allowHosts,
@@ -20,7 +21,8 @@ export function trendsHttpFrom(client: Pick<HttpClient, 'request'>): TrendsHttp 
         const text = await res.text(init.maxBytes);
         return { status: res.status, contentType: res.header('content-type') ?? '', text };
       } catch (err) {
-        if (signal.aborted) throw new Error(`no answer within ${Math.round(init.timeoutMs / 1000)} s`);
+        if (init.signal?.aborted) throw new Error('stopped');
+        if (deadline.aborted) throw new Error(`no answer within ${Math.round(init.timeoutMs / 1000)} s`);
         throw err;
       }
     },

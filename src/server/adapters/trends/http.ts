@@ -8,6 +8,8 @@ export interface TrendsHttpRequest {
   allowHosts: string[];
   timeoutMs: number;
   maxBytes: number;
+  /** Aborts the request (a collector being stopped). */
+  signal?: AbortSignal;
 }
 
 export interface TrendsHttpResponse {

@@ -79,7 +79,7 @@ export function parseHashtagList(status: number, text: string): { items: TikTokO
 }
 
 export function createTikTokOneAdapter(http: TrendsHttp, opts: { timeoutMs?: number } = {}) {
-  async function view(country: string, period: number, industryID?: number) {
+  async function view(country: string, period: number, industryID: number | undefined, signal?: AbortSignal) {
     const body: Record<string, unknown> = { timeRange: period, countryCode: country, page: 1, limit: 20 };
     if (industryID !== undefined) body.industryID = industryID; // must be an int; strings are ignored
     try {
@@ -96,6 +96,7 @@ export function createTikTokOneAdapter(http: TrendsHttp, opts: { timeoutMs?: num
         allowHosts: TIKTOK_ONE_HOSTS,
         timeoutMs: opts.timeoutMs ?? 15_000,
         maxBytes: 2 * 1024 * 1024,
+        signal,
       });
       return parseHashtagList(res.status, res.text);
     } catch (err) {
@@ -105,12 +106,13 @@ export function createTikTokOneAdapter(http: TrendsHttp, opts: { timeoutMs?: num
 
   return {
     /** All-industries view plus each industry view, merged by hashtag id, ordered by posts. */
-    async fetchHashtags(country: string, period: number): Promise<TikTokOneResult> {
+    async fetchHashtags(country: string, period: number, signal?: AbortSignal): Promise<TikTokOneResult> {
       const merged = new Map<string, TikTokOneHashtag>();
       const failures: string[] = [];
       let viewsOk = 0;
       for (const industry of [undefined, ...TIKTOK_ONE_INDUSTRIES]) {
-        const r = await view(country, period, industry);
+        if (signal?.aborted) break;
+        const r = await view(country, period, industry, signal);
         if ('error' in r) {
           failures.push(r.error);
           // When the all-industries view fails (refused, deprecated, down), the rest would fail alike.
