@@ -44,6 +44,8 @@ export interface AddVideoOptions {
   music?: Media;
   subtitles?: Array<{ lang: string; vtt: string }>;
   cutAfterBytes?: number;
+  /** The page first answers TikTok's proof-of-work "Please wait..." challenge (research §2). */
+  challenge?: boolean;
   /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
   bytesPerSecond?: number;
   stats?: { playCount?: number; diggCount?: number };
@@ -73,7 +75,30 @@ export async function startFakeTikTok() {
   const mp3 = sampleMp3();
   const jpeg = sampleJpeg();
 
-  const pages = new Map<string, () => { status: number; html?: string; headers?: Record<string, string> }>();
+  const pages = new Map<string, (req: http.IncomingMessage) => { status: number; html?: string; headers?: Record<string, string> }>();
+  const challenges = new Map<string, number>(); // base64 a -> answer
+  let challengesSolved = 0;
+
+  function challengePage() {
+    const a = crypto.randomBytes(16);
+    const answer = crypto.randomInt(0, 5000);
+    const c = crypto.createHash('sha256').update(a).update(String(answer)).digest();
+    challenges.set(a.toString('base64'), answer);
+    const cs = Buffer.from(JSON.stringify({ v: { a: a.toString('base64'), c: c.toString('base64') }, s: 'x' })).toString('base64');
+    return { status: 200, html: `<html><body><p>Please wait...</p><p id="wci" class="_wafchallengeid"></p><p id="cs" class="${cs}"></p></body></html>` };
+  }
+  function challengePassed(req: http.IncomingMessage): boolean {
+    const raw = /(?:^|;\s*)_wafchallengeid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (!raw) return false;
+    try {
+      const c = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
+      const ok = challenges.get(c.v.a) === Number(Buffer.from(c.d, 'base64').toString('utf8'));
+      if (ok) challengesSolved++;
+      return ok;
+    } catch {
+      return false;
+    }
+  }
   const served = new Map<string, Served>(); // CDN path -> media
   const shortLinks = new Map<string, string>();
   const tokens = new Set<string>();
@@ -136,7 +161,7 @@ export async function startFakeTikTok() {
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
-    pages.set(id, () => ({ status: 200, html: pageHtml(scope) }));
+    pages.set(id, (req) => (o.challenge && !challengePassed(req) ? challengePage() : { status: 200, html: pageHtml(scope) }));
     return { id, url: `https://www.tiktok.com/@${user}/video/${id}`, item, mediaFile: 'file' in media ? media.file : undefined, musicFile: 'file' in music ? music.file : undefined, size };
   }
 
@@ -242,7 +267,7 @@ export async function startFakeTikTok() {
         setCookies(res);
         return res.end(pageHtml({ 'webapp.video-detail': { statusCode: 10204, statusMsg: 'item_privacy_authorization&status_deleted' } }));
       }
-      const p = page();
+      const p = page(req);
       setCookies(res);
       res.writeHead(p.status, { 'content-type': 'text/html; charset=utf-8', ...p.headers });
       return res.end(p.html ?? '');
@@ -268,6 +293,9 @@ export async function startFakeTikTok() {
     sampleMp3: mp3,
     transfers,
     requests,
+    get challengesSolved() {
+      return challengesSolved;
+    },
     addVideo,
     addError,
     addShortLink(code: string, target: string) {

@@ -121,6 +121,15 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(body.message.length).toBeGreaterThan(20);
   });
 
+  it('solves TikTok\'s "Please wait..." proof-of-work page and gets the video', async () => {
+    const v = tt.addVideo({ challenge: true, desc: 'Behind a bot check' });
+    const before = tt.challengesSolved;
+    const res = await t.client().post('/api/video/info', { url: v.url });
+    expect(res.status).toBe(200);
+    expect((await res.json()).title).toBe('Behind a bot check');
+    expect(tt.challengesSolved).toBe(before + 1);
+  });
+
   it('needs an account to download', async () => {
     const res = await t.client().post('/api/video/download', { url: tt.fixtureUrl, quality: 'hd' });
     expect(res.status).toBe(401);

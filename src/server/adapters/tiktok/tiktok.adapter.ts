@@ -7,6 +7,7 @@ import { canonicalVideoUrl, parseTikTokLink } from '../../../shared/tiktok-url.j
 import { tiktokErrors } from './errors.js';
 import { mapItemStruct, usableMediaUrl, type ParsedVideo } from './item-mapper.js';
 import { readVideoPage } from './page-parser.js';
+import { detectWafChallenge, solveWafChallenge } from './waf-challenge.js';
 
 /** Hosts a TikTok page or short link may live on (and redirect between). */
 export const TIKTOK_PAGE_HOSTS = ['www.tiktok.com', 'tiktok.com', 'm.tiktok.com', 'vm.tiktok.com', 'vt.tiktok.com'];
@@ -98,6 +99,19 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
     const jar = new CookieJar();
     let page = await fetchPage(ref.url, jar, signal);
     let result = readVideoPage(page.html);
+    const waf = result.ok ? null : detectWafChallenge(page.html);
+    if (waf) {
+      const answer = await solveWafChallenge(waf);
+      if (answer) {
+        jar.set('https://www.tiktok.com/', `${waf.cookieName}=${answer}; Domain=.tiktok.com; Path=/`);
+        if (waf.extraCookie) jar.set('https://www.tiktok.com/', `${waf.extraCookie.name}=${waf.extraCookie.value}; Domain=.tiktok.com; Path=/`);
+        page = await fetchPage(ref.url, jar, signal);
+        result = readVideoPage(page.html);
+        // One-shot cookies (the real script sets Max-Age=1): never send them again.
+        jar.set('https://www.tiktok.com/', `${waf.cookieName}=; Domain=.tiktok.com; Path=/; Max-Age=0`);
+        if (waf.extraCookie) jar.set('https://www.tiktok.com/', `${waf.extraCookie.name}=; Domain=.tiktok.com; Path=/; Max-Age=0`);
+      }
+    }
     // gallery-dl: a page without video-detail may still name the canonical URL that has it.
     if (!result.ok && result.error.code === 'upstream.unavailable' && result.canonical && result.canonical !== ref.url) {
       const canonical = parseTikTokLink(result.canonical);
