@@ -4,13 +4,9 @@
 // and webhooks signed with its own certificate (RSA-SHA256 over id|time|webhookId|crc32(body)).
 // Test knobs: duplicate, reorder, drop events; short billing cycles; failed renewals.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import zlib from 'node:zlib';
-import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { makeCertificate, signedDeliveryHeaders } from './fake-paypal-signing.js';
 
 export const FAKE_CLIENT_ID = 'fake-client-id';
 export const FAKE_CLIENT_SECRET = 'fake-client-secret';
@@ -26,17 +22,6 @@ interface Sub extends Json {
   custom_id?: string;
 }
 export interface SentEvent { id: string; event_type: string; status: number }
-
-/** A self-signed certificate like PayPal's (CN messageverificationcerts.sandbox.paypal.com). */
-function makeCertificate(cn: string): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-paypal-'));
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '365', '-subj', `/O=PayPal, Inc./CN=${cn}`], { stdio: 'ignore' });
-    return { key: fs.readFileSync(path.join(dir, 'k.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'c.pem'), 'utf8') };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const rid = (prefix: string, n = 13) => prefix + crypto.randomBytes(16).toString('hex').toUpperCase().slice(0, n);
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -260,23 +245,15 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
   /** Signs and posts one event the way PayPal does; `tamper` lets tests forge deliveries. */
   async function post(event: Json, tamper: { body?: string; webhookId?: string; certUrl?: string; time?: string; sigFromBody?: string } = {}): Promise<number> {
     const raw = tamper.body ?? JSON.stringify(event);
-    const transmissionId = crypto.randomUUID();
-    const time = tamper.time ?? iso(new Date());
-    const signed = `${transmissionId}|${time}|${tamper.webhookId ?? webhookId}|${zlib.crc32(Buffer.from(tamper.sigFromBody ?? raw))}`;
-    const sig = crypto.createSign('RSA-SHA256').update(signed).sign(signer.key, 'base64');
     const res = await fetch(webhookUrl, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'paypal-transmission-id': transmissionId,
-        'paypal-transmission-time': time,
-        'paypal-transmission-sig': sig,
-        'paypal-cert-url': tamper.certUrl ?? `https://${FAKE_CERT_HOST}/v1/notifications/certs/${certName}`,
-        'paypal-auth-algo': 'SHA256withRSA',
-        'paypal-auth-version': 'v2',
-        'user-agent': 'PayPal/AUHD-214.0-58844018',
-        'correlation-id': crypto.randomBytes(6).toString('hex'),
-      },
+      headers: signedDeliveryHeaders({
+        key: signer.key,
+        webhookId: tamper.webhookId ?? webhookId,
+        certUrl: tamper.certUrl ?? `https://${FAKE_CERT_HOST}/v1/notifications/certs/${certName}`,
+        signedBody: tamper.sigFromBody ?? raw,
+        time: tamper.time ?? iso(new Date()),
+      }),
       body: raw,
     });
     await res.arrayBuffer();
