@@ -11,7 +11,7 @@ import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapte
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
 import { createMediaFeature } from './services/media-feature.js';
 import type { MediaSource } from './services/media-source.js';
-import { createTikTokMediaSource, type VideoServiceLike } from './services/tiktok-media-source.js';
+import { createTikTokMediaSource } from './services/tiktok-media-source.js';
 import type { TranscriptionEngine } from './adapters/asr/types.js';
 import { createBillingRepository } from './db/repositories/billing.repository.js';
 import { createBillingAdapters, type BillingAdapters } from './adapters/paypal/index.js';
@@ -72,8 +72,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const tiktok = createTikTokAdapter({ http: adapters.http });
   const video = createVideoService({ tiktok, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
-  // Reads services.video lazily: the downloader's video service is built in the same literal below.
-  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => (services as unknown as { video: VideoServiceLike }).video);
+  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => video);
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
