@@ -2,3 +2,4 @@
 // and running as root; otherwise the run fails with the exact command to type.
 import './ensure-chromium.mjs';
 import './ensure-media-deps.mjs';
+import './ensure-openssl.mjs';
