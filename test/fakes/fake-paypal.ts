@@ -35,7 +35,7 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
   const subs = new Map<string, Sub>();
   const replay = new Map<string, { status: number; body?: unknown; headers?: Record<string, string> }>();
   const queue: Json[] = [];
-  const knobs = { duplicate: false, reorder: false, drop: new Set<string>(), tokenTtl: opts.tokenTtlSeconds ?? 32400, cycleMs: opts.cycleMs ?? 0, failureThreshold: opts.failureThreshold ?? 3 };
+  const knobs = { duplicate: false, reorder: false, drop: new Set<string>(), failLookups: 0, tokenTtl: opts.tokenTtlSeconds ?? 32400, cycleMs: opts.cycleMs ?? 0, failureThreshold: opts.failureThreshold ?? 3 };
   const requests: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   let webhookUrl = '';
   let webhookId = FAKE_WEBHOOK_ID;
@@ -154,7 +154,13 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     if (subOp) {
       const s = subs.get(subOp[1]);
       if (!s) return error(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Requested resource ID was not found.');
-      if (method === 'GET' && !subOp[2]) return { status: 200, body: view(s) };
+      if (method === 'GET' && !subOp[2]) {
+        if (knobs.failLookups > 0) {
+          knobs.failLookups--;
+          return error(503, 'SERVICE_UNAVAILABLE', undefined, 'Service Unavailable.');
+        }
+        return { status: 200, body: view(s) };
+      }
       if (method === 'POST' && subOp[2]) {
         const reason = body.reason;
         if (subOp[2] !== 'activate' && (typeof reason !== 'string' || !reason)) return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER');
@@ -318,13 +324,22 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     buyerCancel(id: string) {
       cancelSub(subs.get(id)!, 'Cancelled by the buyer on PayPal');
     },
-    /** Delivers queued webhooks (with the duplicate / reorder / drop knobs applied). */
-    async deliver(): Promise<SentEvent[]> {
+    /**
+     * Delivers queued webhooks (with the duplicate / reorder / drop knobs applied). Like PayPal, a
+     * non-2xx answer is delivered again (here at once, up to `attempts` times in all).
+     */
+    async deliver(attempts = 1): Promise<SentEvent[]> {
       let batch = queue.splice(0, queue.length).filter((e) => !knobs.drop.has(e.event_type) && !knobs.drop.has('*'));
       if (knobs.reorder) batch = batch.reverse();
       if (knobs.duplicate) batch = batch.flatMap((e) => [e, e]);
       const sent: SentEvent[] = [];
-      for (const e of batch) sent.push({ id: e.id, event_type: e.event_type, status: await post(e) });
+      for (const e of batch) {
+        for (let a = 1; a <= attempts; a++) {
+          const status = await post(e);
+          sent.push({ id: e.id, event_type: e.event_type, status });
+          if (status >= 200 && status < 300) break;
+        }
+      }
       return sent;
     },
     post,

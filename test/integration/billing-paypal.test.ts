@@ -184,6 +184,25 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active' });
   });
 
+  it('answers 5xx while PayPal cannot be read, so the redelivered event is processed then', async () => {
+    fake.discardQueued();
+    const c = await t.signUp();
+    await checkout(c);
+    fake.knobs.drop = new Set(['BILLING.SUBSCRIPTION.CREATED', 'PAYMENT.SALE.COMPLETED']);
+    fake.knobs.failLookups = 1;
+    try {
+      const sent = await fake.deliver(3);
+      expect(sent.map((e) => [e.event_type, e.status])).toEqual([
+        ['BILLING.SUBSCRIPTION.ACTIVATED', 502],
+        ['BILLING.SUBSCRIPTION.ACTIVATED', 200],
+      ]);
+    } finally {
+      fake.knobs.drop = new Set();
+      fake.knobs.failLookups = 0;
+    }
+    expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active' });
+  });
+
   it('refuses forged, tampered, stale or foreign-certificate deliveries and changes nothing', async () => {
     fake.discardQueued();
     const c = await t.signUp();
