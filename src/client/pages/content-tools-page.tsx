@@ -143,7 +143,7 @@ export default function ContentToolsPage() {
       </form>
 
       {result && (
-        <section ref={resultsRef} aria-label="Optimized content" className="scroll-mt-4 space-y-4">
+        <section ref={resultsRef} aria-label="Optimized content" className="scroll-mt-24 space-y-4">
           {result.platforms.map((r) => (
             <PlatformCard key={r.platform} result={r} source={result.source} />
           ))}

@@ -83,7 +83,7 @@ export default function HashtagGeneratorPage() {
       </form>
 
       {result && (
-        <section ref={resultsRef} aria-label="Hashtag suggestions" className="scroll-mt-4 space-y-4">
+        <section ref={resultsRef} aria-label="Hashtag suggestions" className="scroll-mt-24 space-y-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-xl font-bold text-slate-900">Your hashtags</h2>
             <SuggestionBadge source={result.source} />
