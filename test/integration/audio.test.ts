@@ -101,6 +101,19 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
     expect((await expired.json()).code).toBe('media.link_expired');
   });
 
+  it("takes a photo post's music track as its sound", async () => {
+    const v = tt.addVideo({ media: { file: toneMp4(8, { faststart: true }) }, duration: 8 });
+    v.item.imagePost = { images: [{ imageURL: { urlList: ['https://p16-sign.tiktokcdn-us.com/fake/photo.jpeg'] } }] };
+    const res = await pro.post('/api/audio/extract', { url: v.url.replace('/video/', '/photo/') });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const out = path.join(tmp, 'music.mp3');
+    fs.writeFileSync(out, Buffer.from(await (await fetch(t.baseUrl + body.audioUrl)).arrayBuffer()));
+    // The fake's music track is 3 s long; the video would have been 8 s.
+    expect(Math.abs(ffprobe(out).duration - ffprobe(v.musicFile!).duration)).toBeLessThanOrEqual(0.1);
+    expect(tt.transfers.at(-1)!.path).toContain('/music/');
+  });
+
   it('turns a silent sound track into a silent MP3 of the right length', async () => {
     const v = tt.addVideo({ media: { file: silentMp4(3) }, duration: 3 });
     const res = await pro.post('/api/audio/extract', { url: v.url });
