@@ -284,3 +284,20 @@ describe('video lookups rate limit', () => {
     }
   });
 });
+
+describe('video lookups and private addresses', () => {
+  it('refuses a TikTok host whose DNS answer is private, without connecting', async () => {
+    const { createHttpClient } = await import('../../src/server/adapters/http/index.js');
+    const asked: string[] = [];
+    const http = createHttpClient({ lookup: async (host) => (asked.push(host), [{ address: '192.168.1.20', family: 4 }]) });
+    const t = await createTestApp({ overrides: { http } });
+    try {
+      const res = await t.client().post('/api/video/info', { url: 'https://www.tiktok.com/@a/video/7504044860782021930' });
+      expect(res.status).toBe(400);
+      expect((await res.json()).code).toBe('upstream.blocked');
+      expect(asked).toEqual(['www.tiktok.com']);
+    } finally {
+      await t.close();
+    }
+  });
+});
