@@ -124,3 +124,12 @@ describe('hashtag text rules', () => {
     expect(cut).toBe('one two three…');
   });
 });
+
+describe('tag quality', () => {
+  it('does not offer filler words such as "min" or "easy" as tags on their own', () => {
+    const r = engine.generate({ videoTitle: '20 min easy full body HIIT workout at home' }, null);
+    expect(r.niche).not.toContain('#min');
+    expect(r.niche).not.toContain('#easy');
+    expect(r.niche).toContain('#hiitworkout');
+  });
+});

@@ -5,7 +5,7 @@ import { MIXED_HASHTAG_COUNT, PLATFORM_LIMITS } from '../../shared/platform-limi
 import type { NlpAdapter } from '../adapters/nlp/wink.adapter.js';
 import { GENERAL_NICHE_ID, type LexiconNiche } from '../lexicon/hashtags/index.js';
 import type { ObservedSnapshot, ObservedTag } from '../db/repositories/hashtag-observations.repository.js';
-import { analyze, type Analysis } from './keywords.js';
+import { analyze, isLowValue, type Analysis } from './keywords.js';
 import { cleanHashtags, stripMarkup, toHashtag } from './hashtag-text.js';
 
 export const NICHE_TAGS = 10;
@@ -45,7 +45,7 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
   function generate(input: HashtagInput, observed: ObservedSnapshot | null, analysis = analyzeInput(input)): HashtagSuggestion {
     const { keywords, phrases, userTags, niche } = analysis;
     const words = keywords.filter((k) => k.score >= 1).map((k) => k.word);
-    const nouns = keywords.filter((k) => k.score >= 1 && k.pos !== 'VERB').map((k) => k.word);
+    const nouns = keywords.filter((k) => k.score >= 1 && k.pos !== 'VERB' && !isLowValue(k.word)).map((k) => k.word);
     const namedNiche = input.niche ? toHashtag(stripMarkup(input.niche)) : null;
 
     // Niche card: the creator's own tags, then tags built from the title, then community tags of the niche.

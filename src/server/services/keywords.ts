@@ -35,6 +35,9 @@ const LOW_VALUE = new Set(
     'mins sec secs hr hrs month months')
     .split(' '),
 );
+/** Words that make poor hashtags on their own ('min', 'easy', 'video'). */
+export const isLowValue = (word: string) => LOW_VALUE.has(word);
+
 // Function words of other languages the English model does not know.
 const FOREIGN_STOP = new Set(
   ('de la el los las en y con para por del al un una le les des du et au aux pour avec une der die das und mit für ein eine ' +
