@@ -34,6 +34,14 @@ export interface BuiltinHashtagEngine {
 export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: readonly LexiconNiche[] }): BuiltinHashtagEngine {
   const general = deps.lexicon.find((n) => n.id === GENERAL_NICHE_ID)!;
 
+  // Tags that count as "related" to a niche for the trending card, built once per niche.
+  const relatedByNiche = new Map<string, Set<string>>();
+  function relatedTags(niche: LexiconNiche): Set<string> {
+    let set = relatedByNiche.get(niche.id);
+    if (!set) relatedByNiche.set(niche.id, (set = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad])));
+    return set;
+  }
+
   function analyzeInput(input: HashtagInput): Analysis {
     return analyze(deps.nlp, deps.lexicon, {
       title: stripMarkup(input.videoTitle),
@@ -56,7 +64,7 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
     );
 
     // Trending card: observed tags that relate to this video, ranked by videos and recency.
-    const related = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad]);
+    const related = relatedTags(niche);
     const now = observed?.takenAt.getTime() ?? 0;
     const relevant = (observed?.tags ?? [])
       .filter((t) => t.videos > 0 && isRelevant(t, words, phrases, related))

@@ -121,6 +121,14 @@ export function analyze(
   return { keywords, phrases, userTags: [...new Set(userTags)], niche, nicheConfident: confident };
 }
 
+// Keyword sets built once per lexicon entry, not on every request.
+const keywordSets = new WeakMap<LexiconNiche, Set<string>>();
+function keywordSet(n: LexiconNiche): Set<string> {
+  let set = keywordSets.get(n);
+  if (!set) keywordSets.set(n, (set = new Set(n.keywords)));
+  return set;
+}
+
 function detectNiche(
   lexicon: readonly LexiconNiche[],
   keywords: Keyword[],
@@ -137,7 +145,7 @@ function detectNiche(
     let score = 0;
     // A niche the creator typed wins over anything guessed from the words.
     if (namedWords.length && (n.aliases.includes(namedJoined) || namedWords.some((w) => n.aliases.includes(w)))) score += 100;
-    const kw = new Set(n.keywords);
+    const kw = keywordSet(n);
     for (const k of keywords) if (kw.has(k.lemma) || kw.has(k.word)) score += k.score;
     for (const p of phrases.slice(0, 5)) if (n.community.includes(p) || n.broad.includes(p)) score += 2;
     if (score > bestScore) {
