@@ -126,6 +126,12 @@ describe('auto captions with an OpenAI-compatible API', () => {
     const call = api.calls.at(-1)!;
     expect(call).toMatchObject({ model: 'whisper-large-v3', responseFormat: 'verbose_json', granularities: ['segment'] });
     expect(Math.abs(call.audioDuration - r.duration)).toBeLessThan(0.2);
+
+    // A second request for the same video reuses the stored transcript: no new upload.
+    const calls = api.calls.length;
+    const again = await pro.post('/api/transcription/generate', { url: v.url });
+    expect(await again.json()).toEqual(r);
+    expect(api.calls.length).toBe(calls);
   });
 
   it('still prefers the video captions over the API', async () => {

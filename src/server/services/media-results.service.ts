@@ -56,6 +56,15 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       return row;
     },
 
+    /** The whole stored object (small results such as transcripts), or null when it is gone. */
+    async readText(row: MediaResult): Promise<string | null> {
+      const stream = await deps.store.open(row.storageKey);
+      if (!stream) return null;
+      const chunks: Buffer[] = [];
+      for await (const c of stream) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+
     /** A signed link valid until the result expires. */
     link(row: MediaResult): string {
       return signMediaLink(deps.secret, row.storageKey, Math.floor(row.expiresAt.getTime() / 1000));

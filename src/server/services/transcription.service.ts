@@ -1,6 +1,7 @@
 // Auto captions: engines tried in order (the video's own captions, a transcription API, offline
 // pocketsphinx); the first with a result wins. Segments come back ordered, non-overlapping and
 // inside the media's duration, with the engine that made them.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeSegments } from '../../shared/captions.js';
 import type { TranscriptionResult } from '../../shared/contracts/transcription.js';
@@ -8,11 +9,14 @@ import { AppError, badRequest } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { MediaSource } from './media-source.js';
+import type { MediaResultsService } from './media-results.service.js';
 
 export interface TranscriptionServiceDeps {
   source: MediaSource;
   media: MediaProcessor;
   engines: TranscriptionEngine[];
+  /** Stores listened transcripts (minutes of CPU) so a second request for a video is instant. */
+  results?: MediaResultsService;
 }
 
 const PLATFORM_NAMES: Array<[RegExp, string]> = [
@@ -80,10 +84,15 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         if (out?.cues.length) return finish(engine, out.language, out.cues, info.duration);
       }
 
-      // 2. Engines that listen to the sound: one pool slot, the media downloaded once.
+      // 2. Engines that listen to the sound: one pool slot, the media downloaded once. Results are
+      //    kept per video and per set of usable engines (configuring an API gives fresh ones).
       const listeners = deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
       if (!listeners.length) throw unavailable();
-      return deps.media.job(signal, async (dir) => {
+      const cacheKey = `transcript:${info.videoId}:${listeners.map((e) => e.id).join('+')}`;
+      const cached = deps.results ? await deps.results.find(cacheKey) : undefined;
+      const text = cached ? await deps.results!.readText(cached) : null;
+      if (text) return { ...(JSON.parse(text) as TranscriptionResult), title: info.title, author: info.author };
+      const result = await deps.media.job(signal, async (dir) => {
         let file: Promise<string> | null = null;
         let duration = info.duration;
         const mediaFile = () =>
@@ -111,6 +120,20 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         if (lastError instanceof AppError) throw lastError;
         throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
       });
+      if (deps.results) {
+        const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
+        const json = JSON.stringify(result);
+        await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
+        await fs.writeFile(file, json);
+        try {
+          await deps.results.save({ key: cacheKey, kind: 'transcript', videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
+        } catch {
+          // Keeping a copy is an optimisation: the person still gets the transcript just made.
+        } finally {
+          await fs.rm(file, { force: true });
+        }
+      }
+      return result;
     },
   };
 }
