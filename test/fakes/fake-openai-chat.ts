@@ -7,7 +7,8 @@
  * Modes: 'good' (after `goodDelayMs`, a JSON answer built from the request, with the small sins real models commit:
  * duplicates, a tag with a space, a missing '#', too many tags, an unobserved "trending" tag),
  * 'broken' (prose and half a JSON object), 'timeout' (answers after `delayMs`), 'refusal'
- * (message.refusal set, content null), 'error' (HTTP 500 with an OpenAI error body).
+ * (message.refusal set, content null), 'error' (HTTP 500 with an OpenAI error body),
+ * 'no-json-mode' (400 for response_format json_object, like LM Studio; good answers without it).
  *
  *   const llm = await startFakeOpenAiChat({ apiKey: 'k' });
  *   env LLM_BASE_URL=`${llm.url}/v1`, LLM_API_KEY='k', LLM_MODEL='gpt-test'
@@ -15,7 +16,7 @@
  */
 import http from 'node:http';
 
-export type FakeChatMode = 'good' | 'broken' | 'timeout' | 'refusal' | 'error';
+export type FakeChatMode = 'good' | 'broken' | 'timeout' | 'refusal' | 'error' | 'no-json-mode';
 
 export interface ChatCall {
   model: string;
@@ -59,6 +60,11 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
         usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
       });
       switch (state.mode) {
+        case 'no-json-mode':
+          if (body.response_format) {
+            return send(400, { error: "'response_format.type' must be 'json_schema' or 'text'" });
+          }
+          return send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
         case 'good':
           // An optional think time, so a browser can see the loading state.
           if (opts.goodDelayMs) return void setTimeout(() => send(200, completion({ content: JSON.stringify(goodAnswer(user)) })), opts.goodDelayMs);

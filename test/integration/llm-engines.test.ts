@@ -82,6 +82,14 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
     expect(tiktok.tips.some((tip: string) => /AI suggestion/.test(tip))).toBe(true);
   });
 
+  it('asks again without JSON mode when the server refuses response_format', async () => {
+    llm.mode = 'no-json-mode';
+    const before = llm.calls.length;
+    const body = await (await ask()).json();
+    expect(body.source).toBe('llm');
+    expect(llm.calls.slice(before).map((c) => c.responseFormat)).toEqual([{ type: 'json_object' }, undefined]);
+  });
+
   it.each([
     ['broken', 'broken JSON'],
     ['refusal', 'a refusal'],

@@ -40,36 +40,40 @@ export function chatCompletionsUrl(baseUrl: string): string {
 
 export function createOpenAiChatClient(config: LlmConfig, fetchImpl: typeof fetch = fetch): LlmClient {
   const endpoint = chatCompletionsUrl(config.baseUrl);
+
+  async function post(body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
+    try {
+      const res = await fetchImpl(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${config.apiKey}` },
+        body: JSON.stringify(body),
+        signal,
+      });
+      return { status: res.status, text: await res.text() };
+    } catch (err) {
+      if (signal.aborted) throw new LlmError('timeout', `no answer within ${config.timeoutMs} ms`);
+      throw new LlmError('network', err instanceof Error ? err.message : 'request failed');
+    }
+  }
+
   return {
     model: config.model,
     async completeJson({ system, user }) {
+      // One deadline for the whole exchange, including the retry below.
       const signal = AbortSignal.timeout(config.timeoutMs);
-      let text: string;
-      let status: number;
-      try {
-        const res = await fetchImpl(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${config.apiKey}` },
-          body: JSON.stringify({
-            model: config.model,
-            messages: [
-              { role: 'system', content: system },
-              { role: 'user', content: user },
-            ],
-            response_format: { type: 'json_object' },
-            stream: false,
-          }),
-          signal,
-        });
-        status = res.status;
-        text = await res.text();
-      } catch (err) {
-        if (signal.aborted) throw new LlmError('timeout', `no answer within ${config.timeoutMs} ms`);
-        throw new LlmError('network', err instanceof Error ? err.message : 'request failed');
+      const messages = [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ];
+      let answer = await post({ model: config.model, messages, response_format: { type: 'json_object' }, stream: false }, signal);
+      // Some servers (LM Studio, older vLLM) refuse JSON mode with a 400: ask again without it;
+      // the prompt still asks for JSON only and the answer is validated the same way.
+      if ((answer.status === 400 || answer.status === 422) && /response_format|json_object/i.test(answer.text)) {
+        answer = await post({ model: config.model, messages, stream: false }, signal);
       }
-      if (status < 200 || status >= 300) throw new LlmError('http', `status ${status}`);
-      if (text.length > MAX_RESPONSE_CHARS) throw new LlmError('malformed', 'response too large');
-      return parseCompletion(text);
+      if (answer.status < 200 || answer.status >= 300) throw new LlmError('http', `status ${answer.status}`);
+      if (answer.text.length > MAX_RESPONSE_CHARS) throw new LlmError('malformed', 'response too large');
+      return parseCompletion(answer.text);
     },
   };
 }
