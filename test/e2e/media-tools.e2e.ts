@@ -49,6 +49,7 @@ describe('audio extractor', () => {
     await proUser(page, 'audio');
     await page.goto(`${server.url}/audio-extractor`);
     await page.getByRole('heading', { name: 'Audio Extractor' }).waitFor();
+    expect(await page.getByTestId('pro-notice').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'URL required').waitFor();
@@ -81,6 +82,16 @@ describe('audio extractor', () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await screenshot(page, 'audio-extractor-mobile');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  it('tells a free user it is a Pro tool, with the server refusing too', async () => {
+    const { page } = await newPage(browser);
+    await registerInBrowser(page, server.url, `free${Date.now()}@example.com`);
+    await page.goto(`${server.url}/audio-extractor`);
+    await page.getByTestId('pro-notice').waitFor();
+    await page.getByLabel('TikTok video URL').fill(tt.addVideo().url);
+    await page.getByRole('button', { name: 'Extract' }).click();
+    await toast(page, 'Extraction failed').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
   });
 
   it('shows the server message when extraction fails', async () => {

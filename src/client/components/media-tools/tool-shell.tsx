@@ -1,6 +1,8 @@
 // Shared layout of the audio and captions tools: heading, a one-field URL form, Pro hint.
 import type { FormEvent, ReactNode } from 'react';
-import { Loader2 } from 'lucide-react';
+import { Link } from 'wouter';
+import { Crown, Loader2 } from 'lucide-react';
+import { useSubscriptionStatus } from '../../hooks/use-subscription';
 
 export function ToolPage({ icon, title, subtitle, children }: { icon: ReactNode; title: string; subtitle: string; children: ReactNode }) {
   return (
@@ -11,8 +13,24 @@ export function ToolPage({ icon, title, subtitle, children }: { icon: ReactNode;
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
           <p className="mt-2 text-slate-600">{subtitle}</p>
         </header>
+        <ProNotice />
         {children}
       </main>
+    </div>
+  );
+}
+
+/** Free users can open the screen by URL (SPEC 2); tell them before they try that it is a Pro tool. */
+function ProNotice() {
+  const { data } = useSubscriptionStatus();
+  if (!data || data.isProUser) return null;
+  return (
+    <div data-testid="pro-notice" className="flex flex-col items-center justify-between gap-3 rounded-xl bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row">
+      <span>This is a Pro feature. Upgrade to use it.</span>
+      <Link href="/subscription" className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 font-semibold text-white hover:bg-violet-700">
+        <Crown className="h-4 w-4" aria-hidden />
+        Upgrade to Pro
+      </Link>
     </div>
   );
 }
