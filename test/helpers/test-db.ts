@@ -10,22 +10,13 @@ export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === 'pglite') return openPglite('memory://');
-  const name = `smt_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.href);
+  const fresh = await createPostgresDatabase();
+  const database = await openPostgres(fresh.url);
   return {
     ...database,
     async close() {
       await database.close();
-      const drop = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await drop.end();
+      await fresh.drop();
     },
   };
 }
