@@ -6,6 +6,8 @@ import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main() {
   let config;
   try {
@@ -25,6 +27,8 @@ async function main() {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // In-flight requests get a grace period; a client that stopped reading must not hold the exit.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close();
     await admin?.close();
     await database.close();

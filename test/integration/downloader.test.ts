@@ -301,3 +301,33 @@ describe('video lookups and private addresses', () => {
     }
   });
 });
+
+describe('downloads to a client that stops reading', () => {
+  it('frees the upstream connection and gives the slot back once the client has read nothing for a while', async () => {
+    const { createHttpClient } = await import('../../src/server/adapters/http/index.js');
+    const tt = await startFakeTikTok();
+    // A short idle period so the stall limit (four idle periods) is reached within the test.
+    const http = createHttpClient({ hostMap: JSON.parse(tt.hostMapJson), idleTimeoutMs: 300 });
+    const t = await createTestApp({ overrides: { http } });
+    try {
+      const c = await t.signUp();
+      const v = tt.addVideo({ media: { size: 60_000_000 } });
+      const res = await fetch(`${t.baseUrl}/api/video/download`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+        body: JSON.stringify({ url: v.url, quality: 'hd' }),
+      });
+      expect(res.status).toBe(200);
+      await res.body!.getReader().read(); // one chunk, then the client never reads again
+      const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
+      for (let i = 0; i < 100 && !transfer().aborted; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(transfer().aborted).toBe(true);
+      expect(transfer().bytesSent).toBeLessThan(60_000_000);
+      for (let i = 0; i < 20 && (await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadsReserved; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0]).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
+    } finally {
+      await t.close();
+      await tt.close();
+    }
+  });
+});

@@ -73,7 +73,7 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
       });
       let media;
       try {
-        media = await deps.video.openMedia(info.url, { kind: 'video', quality: input.quality }, signal);
+        media = await deps.video.openMedia(info.url, { kind: 'video', quality: input.quality }, signal, { bulk: true });
       } catch (err) {
         await reservation.release(0);
         throw err;

@@ -28,7 +28,7 @@ export function createTikTokMediaSource(videoService: () => VideoService): Media
       const useMusic = info.isPhotoPost || !fetched.video.options.length;
       if (useMusic && !fetched.video.musicUrl) throw new AppError(422, 'media.no_audio', 'This post has no sound to extract.');
       // The byte ceiling (MEDIA_MAX_INPUT_MB) is enforced while writing the temp file (temp-files.ts).
-      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal);
+      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal, { bulk: true });
       return { stream: m.stream, length: m.status === 200 ? m.contentLength : null };
     },
 

@@ -9,7 +9,7 @@
  *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: 'hd' } | { kind: 'music' }, signal)
  *     m.stream (Readable; the caller must consume or destroy it), m.contentType, m.contentLength
  *     (null when unknown), m.video (as above), m.option (the chosen video option, if kind=video).
- *     Options: range ('bytes=0-'), maxBytes (byte ceiling), mediaUrl (e.g. a subtitle Url of the
+ *     Options: range ('bytes=0-'), maxBytes (byte ceiling), bulk (whole file, lean transport), mediaUrl (e.g. a subtitle Url of the
  *     parsed item, fetched with the page's cookies).
  *   await ctx.services.video.fetchText(subtitleUrl, video, signal)   // small files, e.g. WebVTT
  *
@@ -23,7 +23,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
-import type { FetchedVideo, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
+import type { FetchedVideo, MediaOpenOptions, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
 import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
 import { tiktokErrors } from '../adapters/tiktok/errors.js';
 import { parseTikTokLink } from '../../shared/tiktok-url.js';
@@ -134,7 +134,7 @@ export function createVideoService(deps: {
     return found;
   }
 
-  async function openOnce(video: FetchedVideo, req: MediaRequest & { mediaUrl?: string }, o: { signal?: AbortSignal; range?: string; maxBytes?: number }) {
+  async function openOnce(video: FetchedVideo, req: MediaRequest & { mediaUrl?: string }, o: MediaOpenOptions & { signal?: AbortSignal }) {
     let option: MediaOption | null = null;
     let urls: string[];
     if (req.mediaUrl) urls = [req.mediaUrl];
@@ -162,7 +162,7 @@ export function createVideoService(deps: {
     url: string,
     req: MediaRequest & { mediaUrl?: string },
     signal?: AbortSignal,
-    o: { range?: string; maxBytes?: number } = {},
+    o: MediaOpenOptions = {},
   ): Promise<OpenedVideoMedia> {
     const ref = await resolve(url, signal);
     const video = await load(ref);

@@ -9,6 +9,7 @@
  *     signal,                  // abort = the upstream socket is destroyed
  *     maxRedirects: 5,         // 0 = return the 3xx itself (e.g. to read a short link's Location)
  *     maxBytes,                // optional ceiling for the streamed body (error once exceeded)
+ *     bulk: true,              // a large file read once, start to end: lean transport (bulk-transport.ts)
  *   });
  *   res.status; res.url (final, real URL); res.headers; res.redirects
  *   await res.text()           // page body, refused above PAGE_MAX_BYTES (or text(limit))
@@ -32,21 +33,14 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { AppError } from '../../errors.js';
+import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
+import { HttpClientError } from './http-errors.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
 
 export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
 
-export type HttpErrorKind = 'blocked' | 'too_large' | 'timeout' | 'unavailable';
-
-export class HttpClientError extends AppError {
-  constructor(readonly kind: HttpErrorKind, message: string) {
-    const codes = { blocked: [400, 'upstream.blocked'], too_large: [424, 'upstream.too_large'], timeout: [424, 'upstream.timeout'], unavailable: [424, 'upstream.unavailable'] } as const;
-    super(codes[kind][0], codes[kind][1], message);
-    this.name = 'HttpClientError';
-  }
-}
+export { HttpClientError, type HttpErrorKind } from './http-errors.js';
 
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -71,6 +65,8 @@ export interface RequestOptions {
   maxRedirects?: number;
   maxBytes?: number;
   allowHttp?: boolean;
+  /** A large GET body relayed start to end: use the lean transport (falls back to undici). */
+  bulk?: boolean;
 }
 
 export interface HttpResponse {
@@ -138,20 +134,36 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('This link points to a private address.');
   }
 
-  async function send(url: URL, o: RequestOptions, method: string, body: string | undefined): Promise<Dispatcher.ResponseData> {
+  async function send(url: URL, o: RequestOptions, method: string, body: string | undefined): Promise<UpstreamResponse> {
     const target = mapTarget(url);
     const headers: Record<string, string> = { ...o.headers };
     const cookie = o.jar?.headerFor(url);
     if (cookie) headers.cookie = cookie;
-    if (target) headers.host = url.host;
     try {
+      if (o.bulk && method === 'GET' && body === undefined) {
+        try {
+          return await bulkGet({
+            target: target ?? url,
+            path: url.pathname + url.search,
+            host: url.host,
+            headers,
+            lookup: target ? undefined : (guardedLookup as never),
+            signal: o.signal,
+            connectTimeoutMs: connectTimeout,
+            headersTimeoutMs: headersTimeout,
+            idleTimeoutMs: bodyTimeout,
+          });
+        } catch (err) {
+          if (!(err instanceof BulkUnsupported)) throw err;
+        }
+      }
+      if (target) headers.host = url.host;
       return await undiciRequest(target ?? url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
         signal: o.signal,
         dispatcher: target ? mapped : guarded,
-        // Larger body buffer: fewer, bigger chunks when relaying media files.
         highWaterMark: 256 * 1024,
       });
     } catch (err) {
@@ -226,7 +238,7 @@ function translate(err: unknown, signal?: AbortSignal): Error {
   return new HttpClientError('unavailable', 'The site could not be reached.');
 }
 
-function wrap(res: Dispatcher.ResponseData, url: string, redirects: string[], o: RequestOptions): HttpResponse {
+function wrap(res: UpstreamResponse, url: string, redirects: string[], o: RequestOptions): HttpResponse {
   let body: Readable = res.body;
   if (o.maxBytes !== undefined) {
     // pipeline (not pipe) so an upstream error or disconnect reaches the consumer too.

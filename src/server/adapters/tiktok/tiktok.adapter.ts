@@ -131,7 +131,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
   async function openMedia(
     urls: string[],
     session: { cookies: FetchedVideo['cookies']; pageUrl: string },
-    opts: { signal?: AbortSignal; range?: string; maxBytes?: number } = {},
+    opts: MediaOpenOptions & { signal?: AbortSignal } = {},
   ): Promise<HttpResponse> {
     const jar = CookieJar.from(session.cookies);
     let lastStatus = 0;
@@ -144,6 +144,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
           signal: opts.signal,
           maxRedirects: 3,
           maxBytes: opts.maxBytes,
+          bulk: opts.bulk,
           headers: { 'user-agent': BROWSER_UA, referer: session.pageUrl, accept: '*/*', ...(opts.range ? { range: opts.range } : {}) },
         });
       } catch (err) {
@@ -162,6 +163,13 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
   }
 
   return { resolveLink, fetchVideo, openMedia };
+}
+
+/** range: a byte range (preview); maxBytes: a ceiling; bulk: a whole file relayed once (download, extraction). */
+export interface MediaOpenOptions {
+  range?: string;
+  maxBytes?: number;
+  bulk?: boolean;
 }
 
 export type TikTokAdapter = ReturnType<typeof createTikTokAdapter>;
