@@ -108,8 +108,8 @@ try {
   }
   relay.kill();
   const rate = (ms: number) => SIZE / MB / (ms / 1000);
-  const ratio = median(rows.map((r) => r.d / r.p));
-  const [q1, q3] = [pct(rows.map((r) => r.d / r.p), 25), pct(rows.map((r) => r.d / r.p), 75)];
+  const ratios = rows.map((r) => r.d / r.p);
+  const [ratio, q1, q3] = [median(ratios), pct(ratios, 25), pct(ratios, 75)];
   console.log(`throughput: direct ${rate(median(rows.map((r) => r.d))).toFixed(0)} MB/s (baseline), via /api/video/download ${rate(median(rows.map((r) => r.p))).toFixed(0)} MB/s; per-round ratio median ${ratio.toFixed(2)}x baseline (quartiles ${q1.toFixed(2)}-${q3.toFixed(2)}, ${ROUNDS} rounds; goal >= 0.9)`);
   console.log(`throughput: plain TCP forwarder ${median(rows.map((r) => r.d / r.f)).toFixed(2)}x baseline (the ceiling for any relay here); the product = ${median(rows.map((r) => r.f / r.p)).toFixed(2)}x the forwarder`);
 

@@ -44,6 +44,8 @@ const MIN_READ = 64 * 1024;
 const HEAD_MAX = 64 * 1024;
 const STALL_FACTOR = 4;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const tooSlow = () => new HttpClientError('timeout', 'The site took too long to answer.');
+const broken = () => new HttpClientError('unavailable', 'The site answered with a broken response.');
 
 export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
   const { target, signal } = input;
@@ -94,7 +96,7 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
         for (;;) {
           const end = head.indexOf('\r\n\r\n');
           if (end < 0) {
-            if (head.length > HEAD_MAX) fail(new HttpClientError('unavailable', 'The site answered with a broken response.'));
+            if (head.length > HEAD_MAX) fail(broken());
             return true;
           }
           try {
@@ -121,8 +123,8 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
             clearTimeout(stallTimer);
             if (idleWhileWaiting) socket.setTimeout(input.idleTimeoutMs); // re-arm: an idle timer does not restart by itself
             idleWhileWaiting = false;
-            // Returning false from onread stops the handle without pausing the stream, so resume()
-            // would be a no-op: _read() is what restarts a stopped socket handle.
+            // Returning false from onread stopped the socket handle; the socket is never consumed as
+            // a stream, so restart the handle directly rather than through its stream state.
             socket._read(0);
           },
           destroy: (err, cb) => {
@@ -163,11 +165,11 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
         ? tls.connect({ ...options, servername: net.isIP(options.host) ? undefined : options.host, ALPNProtocols: ['http/1.1'] })
         : net.connect(options);
 
-    const connectTimer = setTimeout(() => fail(new HttpClientError('timeout', 'The site took too long to answer.')), input.connectTimeoutMs);
-    const headTimer = setTimeout(() => fail(new HttpClientError('timeout', 'The site took too long to answer.')), input.connectTimeoutMs + input.headersTimeoutMs);
+    const connectTimer = setTimeout(() => fail(tooSlow()), input.connectTimeoutMs);
+    const headTimer = setTimeout(() => fail(tooSlow()), input.connectTimeoutMs + input.headersTimeoutMs);
     socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     socket.setTimeout(input.idleTimeoutMs, () => {
-      if (!waiting) return fail(new HttpClientError('timeout', 'The site took too long to answer.'));
+      if (!waiting) return fail(tooSlow());
       // The reader, not the site, is idle. A slow reader still asks for more now and then; one that
       // asks for nothing for STALL_FACTOR idle periods is gone (or hostile): free the connection.
       idleWhileWaiting = true;
@@ -194,7 +196,6 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
 
 /** Status line and header fields; set-cookie stays a list, other repeats are joined. */
 export function parseHead(raw: Buffer): { status: number; headers: Record<string, string | string[] | undefined>; length: number | null } {
-  const broken = () => new HttpClientError('unavailable', 'The site answered with a broken response.');
   const [statusLine, ...fields] = raw.toString('latin1').split('\r\n');
   const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(statusLine);
   if (!m) throw broken();
