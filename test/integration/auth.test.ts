@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/server/db/schema.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 
@@ -32,6 +34,19 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
     const out = await c.get('/api/logout');
     expect(out.status).toBe(302);
     expect(out.headers.get('location')).toBe('/');
+    expect((await c.get('/api/auth/user')).status).toBe(401);
+  });
+
+  it('reads the signed-in user with the session on every request: fresh, switched, or gone', async () => {
+    const c = t.client();
+    await c.post('/api/auth/register', { email: 'fresh@example.com', password: 'long enough' });
+    await t.client().post('/api/auth/register', { email: 'other@example.com', password: 'long enough' });
+    await t.ctx.db.update(users).set({ firstName: 'Renamed' }).where(eq(users.email, 'fresh@example.com'));
+    expect(await (await c.get('/api/auth/user')).json()).toMatchObject({ email: 'fresh@example.com', firstName: 'Renamed' });
+    // Signing in as someone else in the same browser: the next request is the new account.
+    expect((await c.post('/api/auth/login', { email: 'other@example.com', password: 'long enough' })).status).toBe(200);
+    expect(await (await c.get('/api/auth/user')).json()).toMatchObject({ email: 'other@example.com' });
+    await t.ctx.db.delete(users).where(eq(users.email, 'other@example.com'));
     expect((await c.get('/api/auth/user')).status).toBe(401);
   });
 

@@ -206,7 +206,8 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
 
   it('gives exactly one download to twenty parallel requests from a free user with 5 used', async () => {
     const c = await t.signUp({ downloadCount: 5 });
-    const v = tt.addVideo();
+    // Large enough that a CDN transfer opened for a refused request would stay open if left alone.
+    const v = tt.addVideo({ media: { size: 20_000_000 } });
     await c.post('/api/video/info', { url: v.url });
     const results = await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -219,6 +220,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(refused).toHaveLength(19);
     for (const r of refused) expect(r.body).toMatchObject({ limitReached: true, code: 'quota.exhausted' });
     expect(await status(c)).toMatchObject({ downloadCount: 6, remainingDownloads: 0, canDownload: false });
+    // The CDN file is opened alongside the reservation: every refused request closed its transfer.
+    const transfers = () => tt.transfers.filter((x) => x.path.includes(`/fake/${v.id}/`));
+    for (let i = 0; i < 50 && transfers().some((x) => !x.completed && !x.aborted); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(transfers().filter((x) => x.completed)).toHaveLength(1);
+    expect(transfers().every((x) => x.completed || x.aborted)).toBe(true);
   });
 
   it('refuses a free user at the limit with limitReached, and never limits Pro users', async () => {

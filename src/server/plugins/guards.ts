@@ -16,7 +16,9 @@ export function createGuards(deps: { users: UsersRepository; adminEmails: string
   async function currentUser(request: FastifyRequest): Promise<User | null> {
     if (request.user !== undefined && request.user !== null) return request.user;
     const id = request.session?.data.userId;
-    request.user = id ? ((await deps.users.findById(id)) ?? null) : null;
+    const stored = request.session?.storedUser;
+    // The session hook already read the user unless the session changed hands during this request.
+    request.user = !id ? null : stored?.id === id ? stored : ((await deps.users.findById(id)) ?? null);
     return request.user;
   }
   return {

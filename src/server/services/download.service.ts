@@ -60,24 +60,32 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
       // Cheap refusal before any upstream work; the atomic check is the reservation below.
       if (!isPro(user) && user.downloadCount >= FREE_DOWNLOAD_LIMIT) throw quotaExhausted();
       const { info, video } = await deps.video.getInfo(input.url, signal);
-      const reservation = await deps.quota.reserve(user, {
-        url: info.url,
-        videoId: info.videoId,
-        title: info.title.slice(0, 5000),
-        author: info.author.slice(0, 255),
-        thumbnail: info.thumbnail,
-        duration: info.duration,
-        views: info.views,
-        likes: info.likes,
-        quality: input.quality.slice(0, 20),
-      });
-      let media;
-      try {
-        media = await deps.video.openMedia(info.url, { kind: 'video', quality: input.quality }, signal, { bulk: true });
-      } catch (err) {
-        await reservation.release(0);
-        throw err;
+      // The slot and the CDN file are asked for at once (each costs a round trip); whichever fails
+      // undoes the other. No byte reaches the client before both succeeded.
+      const [reserved, opened] = await Promise.allSettled([
+        deps.quota.reserve(user, {
+          url: info.url,
+          videoId: info.videoId,
+          title: info.title.slice(0, 5000),
+          author: info.author.slice(0, 255),
+          thumbnail: info.thumbnail,
+          duration: info.duration,
+          views: info.views,
+          likes: info.likes,
+          quality: input.quality.slice(0, 20),
+        }),
+        deps.video.openMedia(info.url, { kind: 'video', quality: input.quality }, signal, { bulk: true }),
+      ]);
+      if (reserved.status === 'rejected') {
+        if (opened.status === 'fulfilled') opened.value.stream.destroy();
+        throw reserved.reason;
       }
+      const reservation = reserved.value;
+      if (opened.status === 'rejected') {
+        await reservation.release(0);
+        throw opened.reason;
+      }
+      const media = opened.value;
       let resolveSettled!: (ok: boolean) => void;
       const settled = new Promise<boolean>((r) => (resolveSettled = r));
       const body = meteredBody(reservation, media.contentLength, (ok) => resolveSettled(ok));

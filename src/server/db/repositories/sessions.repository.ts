@@ -1,15 +1,21 @@
-import { eq, lt } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { sessions } from '../schema.js';
+import { sessions, users } from '../schema.js';
+import type { User } from './users.repository.js';
 
 export type SessionData = Record<string, unknown> & { userId?: string };
 
 export function createSessionsRepository(db: Db) {
   return {
-    async get(sid: string): Promise<SessionData | undefined> {
-      const [row] = await db.select().from(sessions).where(eq(sessions.sid, sid));
+    /** The session and, in the same query, the user it is signed in as (null when none or gone). */
+    async get(sid: string): Promise<{ data: SessionData; user: User | null } | undefined> {
+      const [row] = await db
+        .select({ sess: sessions.sess, expire: sessions.expire, user: users })
+        .from(sessions)
+        .leftJoin(users, eq(users.id, sql`${sessions.sess}->>'userId'`))
+        .where(eq(sessions.sid, sid));
       if (!row || row.expire.getTime() <= Date.now()) return undefined;
-      return row.sess as SessionData;
+      return { data: row.sess as SessionData, user: row.user };
     },
     async set(sid: string, sess: SessionData, expire: Date): Promise<void> {
       await db
