@@ -1,7 +1,7 @@
 // Downloads: look the video up (cached), reserve a quota slot, stream the CDN file through without
 // buffering it, commit the slot once every byte was delivered, release it on any failure
 // (upstream cut, client gone). History: the newest 20, and clearing hides rows only.
-import { Transform, pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
 import type { RecentDownload } from '../../shared/contracts/index.js';
@@ -10,6 +10,7 @@ import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
 import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
 import type { VideoService } from './video.service.js';
+import { MeteredBody } from './metered-body.js';
 
 export interface DownloadStream {
   headers: Record<string, string>;
@@ -22,36 +23,6 @@ export interface DownloadStream {
 export function downloadFileName(author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
   return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}.mp4`;
-}
-
-/**
- * Passes bytes through, holding back the last chunk: when the upstream ended with every byte it
- * announced, the slot is committed and only then the final chunk is sent, so the subscription
- * status a client reads right after the download already counts it.
- */
-function meteredBody(reservation: Reservation, expected: number | null, onSettled: (ok: boolean) => void): Transform & { bytes: () => number } {
-  let bytes = 0;
-  let held: Buffer | null = null;
-  const meter = new Transform({
-    highWaterMark: 256 * 1024,
-    transform(chunk: Buffer, _enc, cb) {
-      bytes += chunk.length;
-      const previous = held;
-      held = chunk;
-      cb(null, previous ?? undefined);
-    },
-    flush(cb) {
-      if (expected !== null && bytes !== expected) return cb(new Error(`short upstream body: ${bytes} of ${expected}`));
-      reservation.commit(bytes).then(
-        (ok) => {
-          onSettled(ok);
-          cb(null, held ?? undefined);
-        },
-        (err) => cb(err),
-      );
-    },
-  });
-  return Object.assign(meter, { bytes: () => bytes });
 }
 
 export function createDownloadService(deps: { video: VideoService; quota: QuotaService; downloads: DownloadsRepository; logger: Logger }) {
@@ -88,17 +59,17 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
       const media = opened.value;
       let resolveSettled!: (ok: boolean) => void;
       const settled = new Promise<boolean>((r) => (resolveSettled = r));
-      const body = meteredBody(reservation, media.contentLength, (ok) => resolveSettled(ok));
-      pipeline(media.stream, body, (err) => {
-        if (!err) return;
-        // Upstream cut, client disconnect or timeout: the slot goes back (no-op if already committed).
-        reservation.release(body.bytes()).then(
-          () => resolveSettled(false),
-          (e) => {
-            deps.logger.error({ err: e }, 'download release failed');
-            resolveSettled(false);
-          },
-        );
+      const body = new MeteredBody(media.stream, media.contentLength, {
+        commit: (bytes) => reservation.commit(bytes).then(resolveSettled),
+        // Upstream cut, client disconnect or timeout: the slot goes back.
+        release: (bytes) =>
+          reservation.release(bytes).then(
+            () => resolveSettled(false),
+            (e) => {
+              deps.logger.error({ err: e }, 'download release failed');
+              resolveSettled(false);
+            },
+          ),
       });
       const headers: Record<string, string> = {
         'content-type': media.contentType.startsWith('video/') ? media.contentType : 'video/mp4',

