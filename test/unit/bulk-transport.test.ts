@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, createHttpClient } from '../../src/server/adapters/http/index.js';
-import { parseHead } from '../../src/server/adapters/http/bulk-transport.js';
+import { bulkGet, parseHead } from '../../src/server/adapters/http/bulk-transport.js';
+import { createBulkPool } from '../../src/server/adapters/http/bulk-pool.js';
 
 const allow = ['*.example-platform.com'];
 const FILE = Buffer.alloc(6 * 1024 * 1024);
@@ -51,6 +52,9 @@ beforeAll(async () => {
         socket.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello!');
       } else if (path === '/garbage') {
         socket.end('SSH-2.0-OpenSSH\r\n\r\n');
+      } else if (path === '/stall-big') {
+        socket.write(head(4 * 1024 * 1024));
+        socket.write(Buffer.alloc(1024 * 1024)); // then silence
       } else if (path === '/stall') {
         socket.write(head(100) + 'only-a-little');
       } // '/silent': never answers
@@ -154,6 +158,21 @@ describe('bulk transport', () => {
     await expect(collect(res.body)).rejects.toThrow();
   });
 
+  it('still times out a silent upstream after the reader was the slow side for a while', async () => {
+    const res = await client(rawOrigin).request('https://cdn.example-platform.com/stall-big', { allow, bulk: true });
+    const failed = new Promise<Error>((resolve) => res.body.once('error', resolve));
+    let got = 0;
+    res.body.on('data', (c: Buffer) => (got += c.length));
+    res.body.once('data', () => {
+      res.body.pause(); // longer than one idle period: that timeout is the reader's, not the site's
+      setTimeout(() => res.body.resume(), 600);
+    });
+    const started = Date.now();
+    expect(await failed).toMatchObject({ code: 'upstream.timeout' });
+    expect(got).toBe(1024 * 1024); // everything the site sent was read before its silence counted
+    expect(Date.now() - started).toBeLessThan(1500); // the site's silence was caught, not the stall guard's 1.6 s
+  });
+
   it('stops the transfer when the caller aborts', async () => {
     const ac = new AbortController();
     const res = await client(rawOrigin).request('https://cdn.example-platform.com/stall', { allow, bulk: true, signal: ac.signal });
@@ -169,10 +188,112 @@ describe('bulk transport', () => {
   });
 });
 
+describe('bulk transport: kept-alive connections', () => {
+  // Answers every request on a connection with `ok` (kept alive), and records what it was asked to do.
+  async function keepAliveServer(behave: (n: number, socket: net.Socket) => 'answer' | 'close' | 'close-after' | 'answer-and-junk' | 'overrun') {
+    const seen = { connections: 0, requests: 0 };
+    const server = net.createServer((socket) => {
+      seen.connections++;
+      let n = 0;
+      socket.on('data', () => {
+        seen.requests++;
+        const what = behave(++n, socket);
+        if (what === 'close') return void socket.destroy();
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}\r\nok${what === 'overrun' ? 'MORE' : ''}`);
+        if (what === 'close-after') socket.end();
+        if (what === 'answer-and-junk') setTimeout(() => !socket.destroyed && socket.write('unasked'), 30);
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    const url = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    const pool = createBulkPool();
+    const get = async () => {
+      const res = await bulkGet({ target: url, path: '/f', host: 'cdn.example-platform.com', headers: {}, pool, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 1000 });
+      return (await collect(res.body)).toString();
+    };
+    return { seen, pool, get };
+  }
+  const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+  it('reuses one connection for files fetched one after another from the same origin', async () => {
+    const s = await keepAliveServer(() => 'answer');
+    expect([await s.get(), await s.get(), await s.get()]).toEqual(['ok', 'ok', 'ok']);
+    expect(s.seen).toEqual({ connections: 1, requests: 3 });
+    s.pool.close();
+  });
+
+  it('through the guarded client too: two files, one connection, the whole file each time', async () => {
+    let connections = 0;
+    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-length': FILE.length }).end(FILE));
+    web.on('connection', () => connections++);
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    servers.push(web);
+    const c = client(`http://127.0.0.1:${(web.address() as net.AddressInfo).port}`);
+    for (let i = 0; i < 2; i++) expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
+    expect(connections).toBe(1);
+    await c.close();
+  });
+
+  it('does not keep a connection the site closes, or one whose body was abandoned', async () => {
+    const closing = await keepAliveServer(() => 'close-after');
+    expect([await closing.get(), await closing.get()]).toEqual(['ok', 'ok']);
+    expect(closing.seen.connections).toBe(2);
+
+    // More bytes than announced: where the next answer would start is unknown.
+    const overrun = await keepAliveServer(() => 'overrun');
+    expect([await overrun.get(), await overrun.get()]).toEqual(['ok', 'ok']);
+    expect(overrun.seen.connections).toBe(2);
+    overrun.pool.close();
+
+    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-length': FILE.length }).end(FILE));
+    let connections = 0;
+    web.on('connection', () => connections++);
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    servers.push(web);
+    const c = client(`http://127.0.0.1:${(web.address() as net.AddressInfo).port}`);
+    const first = await c.request('https://cdn.example-platform.com/x', { allow, bulk: true });
+    await new Promise((r) => first.body.once('data', r));
+    first.body.destroy(); // the reader left mid-file: the rest of the file is still on that connection
+    expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
+    expect(connections).toBe(2);
+    await c.close();
+  });
+
+  it('repeats the request on a new connection when the site closes a kept one as it is reused', async () => {
+    const s = await keepAliveServer((n) => (n === 1 ? 'answer' : 'close'));
+    expect(await s.get()).toBe('ok');
+    expect(await s.get()).toBe('ok');
+    expect(s.seen).toEqual({ connections: 2, requests: 3 });
+    s.pool.close();
+  });
+
+  it('drops idle connections the site closes, or that receive bytes nobody asked for', async () => {
+    const closing = await keepAliveServer((_n, socket) => {
+      setTimeout(() => socket.destroy(), 30);
+      return 'answer';
+    });
+    await closing.get();
+    expect(closing.pool.idleCount()).toBe(1);
+    await tick(80);
+    expect(closing.pool.idleCount()).toBe(0);
+
+    const junk = await keepAliveServer(() => 'answer-and-junk');
+    await junk.get();
+    expect(junk.pool.idleCount()).toBe(1);
+    await tick(80);
+    expect(junk.pool.idleCount()).toBe(0);
+    expect(await junk.get()).toBe('ok');
+    expect(junk.seen.connections).toBe(2);
+    junk.pool.close();
+  });
+});
+
 describe('parseHead', () => {
   it('reads status, joins repeated fields and keeps set-cookie as a list', () => {
     const h = parseHead(Buffer.from('HTTP/1.1 206 Partial Content\r\nContent-Length: 7\r\nVary: a\r\nVary: b\r\nSet-Cookie: x=1\r\nSet-Cookie: y=2'));
-    expect(h).toEqual({ status: 206, length: 7, headers: { 'content-length': '7', vary: 'a, b', 'set-cookie': ['x=1', 'y=2'] } });
+    expect(h).toEqual({ status: 206, version: '1.1', length: 7, headers: { 'content-length': '7', vary: 'a, b', 'set-cookie': ['x=1', 'y=2'] } });
   });
   it('accepts repeated equal lengths and refuses a negative or non-numeric one', () => {
     expect(parseHead(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 3, 3')).length).toBe(3);

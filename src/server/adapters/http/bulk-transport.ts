@@ -8,14 +8,16 @@
  * handed on untouched. Policy stays where it was: the caller (http-client.ts) checks every URL and
  * passes the guarded DNS lookup, so the address checked is the address connected to.
  *
- * One connection per request (`connection: close`). Responses this transport does not frame
- * itself (`transfer-encoding`) are refused with BulkUnsupported before any body byte is read; the
- * caller then repeats the request through undici.
+ * Connections are kept alive per origin in a BulkPool (bulk-pool.ts, decision 0105) when the
+ * response was read exactly to its content-length. Responses this transport does not frame itself
+ * (`transfer-encoding`) are refused with BulkUnsupported before any body byte is read; the caller
+ * then repeats the request through undici.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import { Readable } from 'node:stream';
 import { HttpClientError } from './http-errors.js';
+import type { BulkPool, PooledConnection, ReadHandler } from './bulk-pool.js';
 
 export interface UpstreamResponse {
   statusCode: number;
@@ -35,6 +37,8 @@ export interface BulkGetInput {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   idleTimeoutMs: number;
+  /** Kept-alive connections to reuse and return to (none: one connection per request). */
+  pool?: BulkPool;
 }
 
 export class BulkUnsupported extends Error {}
@@ -48,19 +52,29 @@ const tooSlow = () => new HttpClientError('timeout', 'The site took too long to 
 const broken = () => new HttpClientError('unavailable', 'The site answered with a broken response.');
 
 export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
-  const { target, signal } = input;
   for (const [name, value] of Object.entries(input.headers)) {
     // Values come from our code and from cookies a site set: never let one end the request head.
     if (!TOKEN.test(name) || /[\r\n\0]/.test(value)) return Promise.reject(new HttpClientError('blocked', 'A request header is not valid.'));
   }
-  if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  if (input.signal?.aborted) return Promise.reject(input.signal.reason ?? new Error('aborted'));
+  const key = `${input.target.protocol}//${input.target.host}|${input.lookup ? 'guarded' : 'mapped'}`;
+  const kept = input.pool?.take(key);
+  if (!kept) return attempt(input, key, null);
+  // A site may close a kept connection just as we reuse it: then the GET is repeated on a new one.
+  return attempt(input, key, kept).catch((err) => (err instanceof StaleConnection ? attempt(input, key, null) : Promise.reject(err)));
+}
 
+class StaleConnection extends Error {}
+
+function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null): Promise<UpstreamResponse> {
+  const { target, signal, pool } = input;
   return new Promise<UpstreamResponse>((resolve, reject) => {
     let slab = Buffer.allocUnsafe(SLAB);
     let offset = 0;
     let head: Buffer | null = Buffer.alloc(0);
     let body: Readable | null = null;
     let expected: number | null = null;
+    let reusable = false;
     let received = 0;
     let settled = false;
     let ended = false;
@@ -72,12 +86,13 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
       clearTimeout(headTimer);
       if (!settled) {
         settled = true;
-        reject(err);
+        // Nothing came back on a reused connection: the site had closed it, not refused us.
+        reject(kept && head?.length === 0 && !signal?.aborted && !(err instanceof HttpClientError && err.kind === 'timeout') ? new StaleConnection() : err);
       } else body?.destroy(err);
       socket.destroy();
     };
 
-    const onread = {
+    const onread: ReadHandler = {
       // Successive reads fill one slab; each chunk handed on is a view of it (no copy, no reuse).
       buffer: () => {
         if (SLAB - offset < MIN_READ) {
@@ -116,36 +131,37 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
           return false;
         }
         expected = parsed.status === 204 || parsed.status === 304 ? 0 : parsed.length;
+        reusable = !!pool && expected !== null && parsed.version === '1.1' && !/\bclose\b/i.test(String(parsed.headers.connection ?? ''));
         body = new Readable({
           highWaterMark: 128 * 1024,
           read: () => {
             waiting = false;
             clearTimeout(stallTimer);
-            if (idleWhileWaiting) socket.setTimeout(input.idleTimeoutMs); // re-arm: an idle timer does not restart by itself
+            if (idleWhileWaiting) socket.setTimeout(input.idleTimeoutMs); // the idle timer does not restart by itself
             idleWhileWaiting = false;
             // Returning false from onread stopped the socket handle; the socket is never consumed as
             // a stream, so restart the handle directly rather than through its stream state.
-            socket._read(0);
+            if (!ended) socket._read(0);
           },
           destroy: (err, cb) => {
-            socket.destroy();
+            if (!ended) socket.destroy();
             cb(err);
           },
         });
         body.on('error', () => {}); // consumers see errors through their own pipeline
         settled = true;
         resolve({ statusCode: parsed.status, headers: parsed.headers, body });
-        return rest.length ? deliver(rest) : expected === 0 ? (finish(), false) : true;
+        return rest.length ? deliver(rest) : expected === 0 ? (finish(false), false) : true;
       },
     };
 
     function deliver(chunk: Buffer): boolean {
       if (expected !== null && received + chunk.length >= expected) {
-        // Bytes past the announced length are not part of this file.
+        // Bytes past the announced length are not part of this file (and make the connection unusable).
         const last = chunk.subarray(0, expected - received);
         received = expected;
         if (last.length) body!.push(last);
-        finish();
+        finish(chunk.length > last.length);
         return false;
       }
       received += chunk.length;
@@ -153,51 +169,71 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
       return !waiting;
     }
 
-    function finish() {
+    /** The whole body arrived: end it, and keep the connection when it is exactly where the next response starts. */
+    function finish(overrun: boolean) {
       ended = true;
       body!.push(null);
-      socket.destroy();
+      if (!reusable || overrun) return void socket.destroy();
+      clearTimeout(connectTimer);
+      clearTimeout(stallTimer);
+      socket.off('timeout', onTimeout).off('error', onError).off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
+      pool!.put(conn!);
     }
 
-    const options = { host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port) || (target.protocol === 'https:' ? 443 : 80), lookup: input.lookup, onread };
-    const socket: net.Socket =
-      target.protocol === 'https:'
+    const connect = (handler: ReadHandler): net.Socket => {
+      const options = { host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port) || (target.protocol === 'https:' ? 443 : 80), lookup: input.lookup, onread: handler };
+      return target.protocol === 'https:'
         ? tls.connect({ ...options, servername: net.isIP(options.host) ? undefined : options.host, ALPNProtocols: ['http/1.1'] })
         : net.connect(options);
+    };
+    let conn: PooledConnection | null = kept;
+    let socket: net.Socket;
+    if (kept) {
+      kept.handler = onread;
+      socket = kept.socket;
+    } else if (pool) {
+      conn = pool.open(key, connect, onread);
+      socket = conn.socket;
+    } else socket = connect(onread);
 
-    const connectTimer = setTimeout(() => fail(tooSlow()), input.connectTimeoutMs);
+    const connectTimer = kept ? undefined : setTimeout(() => fail(tooSlow()), input.connectTimeoutMs);
     const headTimer = setTimeout(() => fail(tooSlow()), input.connectTimeoutMs + input.headersTimeoutMs);
-    socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
-    socket.setTimeout(input.idleTimeoutMs, () => {
+    if (!kept) socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    const onTimeout = () => {
       if (!waiting) return fail(tooSlow());
       // The reader, not the site, is idle. A slow reader still asks for more now and then; one that
       // asks for nothing for STALL_FACTOR idle periods is gone (or hostile): free the connection.
       idleWhileWaiting = true;
       stallTimer = setTimeout(() => fail(new HttpClientError('timeout', 'The download stalled: nothing was read for too long.')), input.idleTimeoutMs * (STALL_FACTOR - 1));
-    });
-    socket.on('error', (err) => fail(err));
-    socket.on('close', () => {
+    };
+    const onError = (err: Error) => fail(err);
+    const onClose = () => {
       clearTimeout(connectTimer);
       clearTimeout(stallTimer);
+      signal?.removeEventListener('abort', onAbort);
       if (!settled) return fail(new HttpClientError('unavailable', 'The site closed the connection.'));
       if (!body || ended || body.destroyed) return;
       if (expected !== null) return void body.destroy(new Error(`premature close: ${received} of ${expected} bytes`));
       ended = true; // length unknown: the body ends with the connection
       body.push(null);
-    });
+    };
     const onAbort = () => fail(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+    socket.setTimeout(input.idleTimeoutMs);
+    socket.on('timeout', onTimeout).on('error', onError).on('close', onClose);
     signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once('close', () => signal?.removeEventListener('abort', onAbort));
 
-    const lines = [`GET ${input.path} HTTP/1.1`, `host: ${input.host}`, ...Object.entries(input.headers).map(([k, v]) => `${k}: ${v}`), 'connection: close'];
+    const lines = [`GET ${input.path} HTTP/1.1`, `host: ${input.host}`, ...Object.entries(input.headers).map(([k, v]) => `${k}: ${v}`)];
+    if (!pool) lines.push('connection: close');
     socket.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+    if (kept) socket._read(0); // an idle connection may have stopped reading
   });
 }
 
 /** Status line and header fields; set-cookie stays a list, other repeats are joined. */
-export function parseHead(raw: Buffer): { status: number; headers: Record<string, string | string[] | undefined>; length: number | null } {
+export function parseHead(raw: Buffer): { status: number; version: string; headers: Record<string, string | string[] | undefined>; length: number | null } {
   const [statusLine, ...fields] = raw.toString('latin1').split('\r\n');
-  const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(statusLine);
+  const m = /^HTTP\/(1\.[01]) (\d{3})(?: .*)?$/.exec(statusLine);
   if (!m) throw broken();
   const headers: Record<string, string | string[] | undefined> = {};
   for (const field of fields) {
@@ -218,5 +254,5 @@ export function parseHead(raw: Buffer): { status: number; headers: Record<string
     if (values.size !== 1 || !/^\d{1,15}$/.test(only)) throw broken();
     length = Number(only);
   }
-  return { status: Number(m[1]), headers, length };
+  return { status: Number(m[2]), version: m[1], headers, length };
 }

@@ -34,6 +34,7 @@ import net from 'node:net';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
+import { createBulkPool } from './bulk-pool.js';
 import { HttpClientError } from './http-errors.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
@@ -111,6 +112,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
   } as Agent.Options);
   // Mapped targets come from configuration (tests), never from a user: loopback is fine there.
   const mapped = new Agent({ connect: { timeout: connectTimeout }, headersTimeout, bodyTimeout } as Agent.Options);
+  const bulkPool = createBulkPool();
 
   function mapTarget(url: URL): URL | null {
     const host = normaliseHost(url.hostname);
@@ -152,6 +154,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
             connectTimeoutMs: connectTimeout,
             headersTimeoutMs: headersTimeout,
             idleTimeoutMs: bodyTimeout,
+            pool: bulkPool,
           });
         } catch (err) {
           if (!(err instanceof BulkUnsupported)) throw err;
@@ -216,6 +219,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
       return { status: res.status, url: res.url, headers: res.headers, redirects: res.redirects, text: await res.text(o.limit) };
     },
     async close() {
+      bulkPool.close();
       await Promise.all([guarded.close(), mapped.close()]);
     },
   };
