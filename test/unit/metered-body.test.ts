@@ -44,6 +44,8 @@ describe('MeteredBody (a quota-counted download body)', () => {
     const seen: string[] = [];
     body.on('data', (c: Buffer) => seen.push(c.toString()));
     source.write('abc');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['abc']); // the length is known: only the chunk completing the file waits
     source.end('def');
     await new Promise((r) => setTimeout(r, 20));
     expect(h.calls).toEqual(['commit 6']);
@@ -51,6 +53,24 @@ describe('MeteredBody (a quota-counted download body)', () => {
     finishCommit();
     await new Promise((r) => body.once('end', r));
     expect(seen).toEqual(['abc', 'def']);
+  });
+
+  it('without a known length, holds each chunk until the next one shows it was not the last', async () => {
+    const h = hooks();
+    const source = new PassThrough();
+    const body = new MeteredBody(source, null, h.hooks);
+    const seen: string[] = [];
+    body.on('data', (c: Buffer) => seen.push(c.toString()));
+    source.write('abc');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([]);
+    source.write('def');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['abc']);
+    source.end();
+    await new Promise((r) => body.once('end', r));
+    expect(seen).toEqual(['abc', 'def']);
+    expect(h.calls).toEqual(['commit 6']);
   });
 
   it('fails and releases when the upstream ends short of its announced length', async () => {

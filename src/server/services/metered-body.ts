@@ -27,9 +27,11 @@ export class MeteredBody extends Readable {
     super({ highWaterMark: 256 * 1024 });
     source.on('data', (chunk: Buffer) => {
       this.received += chunk.length;
-      const previous = this.held;
-      this.held = chunk;
-      if (previous && !this.push(previous)) source.pause();
+      // With a known length only the chunk that completes the file waits; otherwise the last chunk
+      // is only known at the end, so each one waits for the next.
+      const out = expected !== null && this.received < expected ? chunk : this.held;
+      if (out !== chunk) this.held = chunk;
+      if (out && !this.push(out)) source.pause();
     });
     source.once('end', () => this.finish());
     source.once('error', (err) => this.destroy(err));
