@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, createHttpClient } from '../../src/server/adapters/http/index.js';
 import { bulkGet, parseHead } from '../../src/server/adapters/http/bulk-transport.js';
 import { createBulkPool } from '../../src/server/adapters/http/bulk-pool.js';
+import { freeSlabCount, handOut, releaseChunk, takeSlab } from '../../src/server/adapters/http/slabs.js';
 
 const allow = ['*.example-platform.com'];
 const FILE = Buffer.alloc(6 * 1024 * 1024);
@@ -287,6 +288,46 @@ describe('bulk transport: kept-alive connections', () => {
     expect(await junk.get()).toBe('ok');
     expect(junk.seen.connections).toBe(2);
     junk.pool.close();
+  });
+});
+
+describe('slab reuse', () => {
+  it('reuses a slab only once it is retired and every chunk cut from it was released', () => {
+    const lease = takeSlab();
+    const a = handOut(lease.buf.subarray(0, 10));
+    const b = handOut(lease.buf.subarray(10, 20));
+    const before = freeSlabCount();
+    lease.retire();
+    releaseChunk(a);
+    releaseChunk(a); // a second release of the same chunk counts once
+    expect(freeSlabCount()).toBe(before);
+    releaseChunk(b);
+    expect(freeSlabCount()).toBe(before + 1);
+    expect(takeSlab().buf).toBe(lease.buf);
+  });
+
+  it('never reuses a slab with a chunk nobody released, and ignores buffers it did not hand out', () => {
+    const lease = takeSlab();
+    handOut(lease.buf.subarray(0, 10)); // kept by a consumer that does not release
+    const before = freeSlabCount();
+    releaseChunk(Buffer.alloc(10));
+    releaseChunk(lease.buf.subarray(0, 10)); // an equal view, but not the chunk handed out
+    lease.retire();
+    expect(freeSlabCount()).toBe(before);
+  });
+
+  it('a late second retire of an old use does not free the slab from its next user', () => {
+    const first = takeSlab();
+    first.retire(); // nothing handed out: free at once
+    const second = takeSlab();
+    expect(second.buf).toBe(first.buf);
+    const chunk = handOut(second.buf.subarray(0, 5));
+    const before = freeSlabCount();
+    first.retire(); // e.g. a close event of the first request arriving late
+    releaseChunk(chunk);
+    expect(freeSlabCount()).toBe(before); // the second request may still read into it
+    second.retire();
+    expect(freeSlabCount()).toBe(before + 1);
   });
 });
 

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
 import { AppError } from '../errors.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
+import { sendRelayed } from '../lib/send-relayed.js';
 
 const tooMany = (seconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests. Please slow down and try again shortly.', {}, { 'retry-after': String(seconds) });
@@ -42,9 +43,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
 
   app.post('/api/video/download', { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } }, async (request, reply) => {
     const signal = abortOnDisconnect(request, reply);
-    const { headers, body } = await downloads.start(request.user!, request.body, signal);
-    reply.headers(headers);
-    return reply.send(body);
+    return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
   });
 
   const idParams = z.object({ id: z.string().regex(/^\d{1,21}$/, 'Please provide a valid TikTok URL') });

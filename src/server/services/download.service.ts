@@ -17,6 +17,8 @@ export interface DownloadStream {
   body: Readable;
   /** Settles after the reservation was committed (true) or released (false). */
   settled: Promise<boolean>;
+  /** Call with each chunk of `body` once it was written out (its buffer may then be reused). */
+  release(chunk: Buffer): void;
 }
 
 /** ASCII-only, header-safe file name: tiktok-<author>-<id>.mp4 */
@@ -78,7 +80,7 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         'x-content-type-options': 'nosniff',
       };
       if (media.contentLength !== null) headers['content-length'] = String(media.contentLength);
-      return { headers, body, settled };
+      return { headers, body, settled, release: media.release };
     },
 
     async recent(userId: string): Promise<RecentDownload[]> {

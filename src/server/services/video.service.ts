@@ -39,6 +39,8 @@ export interface OpenedVideoMedia {
   contentRange: string | null;
   video: FetchedVideo;
   option: MediaOption | null;
+  /** Call with each chunk of `stream` once its bytes were written out, so its buffer can be reused. */
+  release(chunk: Buffer): void;
 }
 
 export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music' };
@@ -155,6 +157,7 @@ export function createVideoService(deps: {
       contentRange: res.header('content-range') ?? null,
       video,
       option,
+      release: res.release,
     };
   }
 

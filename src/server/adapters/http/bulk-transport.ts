@@ -18,6 +18,7 @@ import tls from 'node:tls';
 import { Readable } from 'node:stream';
 import { HttpClientError } from './http-errors.js';
 import type { BulkPool, PooledConnection, ReadHandler } from './bulk-pool.js';
+import { SLAB_SIZE, handOut, takeSlab } from './slabs.js';
 
 export interface UpstreamResponse {
   statusCode: number;
@@ -43,7 +44,6 @@ export interface BulkGetInput {
 
 export class BulkUnsupported extends Error {}
 
-const SLAB = 256 * 1024;
 const MIN_READ = 64 * 1024;
 const HEAD_MAX = 64 * 1024;
 const STALL_FACTOR = 4;
@@ -69,7 +69,7 @@ class StaleConnection extends Error {}
 function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null): Promise<UpstreamResponse> {
   const { target, signal, pool } = input;
   return new Promise<UpstreamResponse>((resolve, reject) => {
-    let slab = Buffer.allocUnsafe(SLAB);
+    let lease = takeSlab();
     let offset = 0;
     let head: Buffer | null = Buffer.alloc(0);
     let body: Readable | null = null;
@@ -90,16 +90,19 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
         reject(kept && head?.length === 0 && !signal?.aborted && !(err instanceof HttpClientError && err.kind === 'timeout') ? new StaleConnection() : err);
       } else body?.destroy(err);
       socket.destroy();
+      lease.retire();
     };
 
     const onread: ReadHandler = {
-      // Successive reads fill one slab; each chunk handed on is a view of it (no copy, no reuse).
+      // Successive reads fill one slab; each chunk handed on is a view of it (no copy). A slab is
+      // reused only once its consumer released every chunk of it (slabs.ts).
       buffer: () => {
-        if (SLAB - offset < MIN_READ) {
-          slab = Buffer.allocUnsafe(SLAB);
+        if (SLAB_SIZE - offset < MIN_READ) {
+          lease.retire();
+          lease = takeSlab();
           offset = 0;
         }
-        return slab.subarray(offset);
+        return lease.buf.subarray(offset);
       },
       callback: (n: number, buf: Uint8Array): boolean => {
         const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
@@ -160,12 +163,12 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
         // Bytes past the announced length are not part of this file (and make the connection unusable).
         const last = chunk.subarray(0, expected - received);
         received = expected;
-        if (last.length) body!.push(last);
+        if (last.length) body!.push(handOut(last));
         finish(chunk.length > last.length);
         return false;
       }
       received += chunk.length;
-      waiting = !body!.push(chunk);
+      waiting = !body!.push(handOut(chunk));
       return !waiting;
     }
 
@@ -173,12 +176,16 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
     function finish(overrun: boolean) {
       ended = true;
       body!.push(null);
-      if (!reusable || overrun) return void socket.destroy();
+      if (!reusable || overrun) {
+        socket.destroy();
+        return lease.retire();
+      }
       clearTimeout(connectTimer);
       clearTimeout(stallTimer);
       socket.off('timeout', onTimeout).off('error', onError).off('close', onClose);
       signal?.removeEventListener('abort', onAbort);
       pool!.put(conn!);
+      lease.retire(); // the pooled socket now reads into the pool's own buffer
     }
 
     const connect = (handler: ReadHandler): net.Socket => {
@@ -209,6 +216,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
     };
     const onError = (err: Error) => fail(err);
     const onClose = () => {
+      lease.retire();
       clearTimeout(connectTimer);
       clearTimeout(stallTimer);
       signal?.removeEventListener('abort', onAbort);

@@ -14,6 +14,7 @@
  *   res.status; res.url (final, real URL); res.headers; res.redirects
  *   await res.text()           // page body, refused above PAGE_MAX_BYTES (or text(limit))
  *   res.body                   // Node Readable for streaming (pipe it; backpressure is kept)
+ *   res.release(chunk)         // optional: a body chunk's bytes have left the process (slabs.ts)
  *   await res.dump()           // discard the body and free the socket
  *
  * Guarantees: http(s) only (https unless `allowHttp`), default ports only, no userinfo, host must
@@ -35,6 +36,7 @@ import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
 import { createBulkPool } from './bulk-pool.js';
+import { releaseChunk } from './slabs.js';
 import { HttpClientError } from './http-errors.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
@@ -80,6 +82,8 @@ export interface HttpResponse {
   text(limit?: number): Promise<string>;
   json<T = unknown>(limit?: number): Promise<T>;
   dump(): Promise<void>;
+  /** The bytes of a body chunk have left the process (written out): its buffer may be reused. */
+  release(chunk: Buffer): void;
 }
 
 const defaultLookup: LookupFn = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -285,6 +289,7 @@ function wrap(res: UpstreamResponse, url: string, redirects: string[], o: Reques
     async json<T>(limit = PAGE_MAX_BYTES) {
       return JSON.parse((await readAll(limit)).toString('utf8')) as T;
     },
+    release: releaseChunk,
     async dump() {
       body.resume();
       await new Promise<void>((r) => {
