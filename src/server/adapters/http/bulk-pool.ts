@@ -1,10 +1,9 @@
 /**
  * Kept-alive connections of the bulk transport, per origin (decision 0105). A file fetched after
- * another from the same CDN host reuses the warm connection: no TCP or TLS handshake, and socket
- * buffers the kernel has already grown (a cold upstream connection relayed a 100 MB file about 10%
- * slower on loopback, docs/benchmarks.md). A connection comes back only after a response framed by
- * its content-length was read exactly (bulk-transport.ts decides); idle ones are closed after
- * IDLE_MS, or at once when the site closes them or sends anything unasked.
+ * another from the same CDN host reuses the open connection: no TCP or TLS handshake (one to three
+ * round trips to the CDN) before its first byte. A connection comes back only after a response
+ * framed by its content-length was read exactly (bulk-transport.ts decides); idle ones are closed
+ * after IDLE_MS, or at once when the site closes them or sends anything unasked.
  */
 import type net from 'node:net';
 
