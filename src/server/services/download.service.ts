@@ -8,7 +8,7 @@ import type { RecentDownload } from '../../shared/contracts/index.js';
 import type { DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
-import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
+import { quotaExhausted, type QuotaService } from './quota.service.js';
 import type { VideoService } from './video.service.js';
 import { MeteredBody } from './metered-body.js';
 
