@@ -216,6 +216,15 @@ describe('bulk transport: kept-alive connections', () => {
     };
     return { seen, pool, get };
   }
+  // An HTTP server answering every request with FILE (kept alive), counting its connections.
+  async function fileServer() {
+    let connections = 0;
+    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-length': FILE.length }).end(FILE));
+    web.on('connection', () => connections++);
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    servers.push(web);
+    return { c: client(`http://127.0.0.1:${(web.address() as net.AddressInfo).port}`), connections: () => connections };
+  }
   const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
   it('reuses one connection for files fetched one after another from the same origin', async () => {
@@ -226,14 +235,9 @@ describe('bulk transport: kept-alive connections', () => {
   });
 
   it('through the guarded client too: two files, one connection, the whole file each time', async () => {
-    let connections = 0;
-    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-length': FILE.length }).end(FILE));
-    web.on('connection', () => connections++);
-    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-    servers.push(web);
-    const c = client(`http://127.0.0.1:${(web.address() as net.AddressInfo).port}`);
+    const { c, connections } = await fileServer();
     for (let i = 0; i < 2; i++) expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
-    expect(connections).toBe(1);
+    expect(connections()).toBe(1);
     await c.close();
   });
 
@@ -248,17 +252,12 @@ describe('bulk transport: kept-alive connections', () => {
     expect(overrun.seen.connections).toBe(2);
     overrun.pool.close();
 
-    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-length': FILE.length }).end(FILE));
-    let connections = 0;
-    web.on('connection', () => connections++);
-    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-    servers.push(web);
-    const c = client(`http://127.0.0.1:${(web.address() as net.AddressInfo).port}`);
+    const { c, connections } = await fileServer();
     const first = await c.request('https://cdn.example-platform.com/x', { allow, bulk: true });
     await new Promise((r) => first.body.once('data', r));
     first.body.destroy(); // the reader left mid-file: the rest of the file is still on that connection
     expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
-    expect(connections).toBe(2);
+    expect(connections()).toBe(2);
     await c.close();
   });
 

@@ -17,18 +17,18 @@ export interface PooledConnection {
   socket: net.Socket;
   /** Where the socket's reads go now: the request using it, or the idle guard. */
   handler: ReadHandler;
-  /** True when this connection already carried a response before the current one. */
-  reused: boolean;
 }
+
+type Kept = PooledConnection & { timer?: NodeJS.Timeout };
 
 const IDLE_MS = 4_000; // below the common 5 s keep-alive of web servers, so we close first
 const MAX_IDLE_PER_ORIGIN = 8;
 
 export function createBulkPool() {
-  const idle = new Map<string, Array<PooledConnection & { timer?: NodeJS.Timeout }>>();
+  const idle = new Map<string, Kept[]>();
   const scratch = Buffer.allocUnsafe(1024);
 
-  const remove = (c: PooledConnection & { timer?: NodeJS.Timeout }) => {
+  const remove = (c: Kept) => {
     clearTimeout(c.timer);
     const list = idle.get(c.key);
     const i = list?.indexOf(c) ?? -1;
@@ -39,7 +39,7 @@ export function createBulkPool() {
   return {
     /** A new connection whose reads follow `handler` (set it per request). */
     open(key: string, connect: (onread: ReadHandler) => net.Socket, handler: ReadHandler): PooledConnection {
-      const conn = { key, handler, reused: false } as PooledConnection & { timer?: NodeJS.Timeout };
+      const conn = { key, handler } as Kept;
       conn.socket = connect({ buffer: () => conn.handler.buffer(), callback: (n, buf) => conn.handler.callback(n, buf) });
       conn.socket.once('close', () => remove(conn));
       return conn;
@@ -53,7 +53,6 @@ export function createBulkPool() {
         if (!c.socket.destroyed && c.socket.readyState === 'open') {
           if (list!.length === 0) idle.delete(key);
           c.socket.ref();
-          c.reused = true;
           return c;
         }
       }
@@ -62,8 +61,7 @@ export function createBulkPool() {
     },
 
     /** Keeps a connection whose last response was read whole; it must carry no request now. */
-    put(conn: PooledConnection): void {
-      const c = conn as PooledConnection & { timer?: NodeJS.Timeout };
+    put(c: Kept): void {
       const list = idle.get(c.key) ?? [];
       if (list.length >= MAX_IDLE_PER_ORIGIN) return void c.socket.destroy();
       c.handler = {
@@ -88,8 +86,8 @@ export function createBulkPool() {
       idle.clear();
     },
 
-    idleCount(key?: string): number {
-      return key ? (idle.get(key)?.length ?? 0) : [...idle.values()].reduce((n, l) => n + l.length, 0);
+    idleCount(): number {
+      return [...idle.values()].reduce((n, l) => n + l.length, 0);
     },
   };
 }
