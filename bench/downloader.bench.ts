@@ -5,6 +5,9 @@
 // 2. peak server RSS growth with 20 concurrent 100 MB downloads (goal <= 50 MB);
 // 3. time to first byte added by the product (download TTFB minus direct CDN TTFB, medians);
 // 4. cached /api/video/info latency p50/p99 under 50 concurrent clients.
+// Also printed: CPU per download of the server and of the lean relay process, and how busy the
+// bench process (client and fake CDN, the bottleneck here) was during each kind of transfer.
+// BENCH_DATABASE_URL=postgres://... runs the server on PostgreSQL instead of the embedded PGlite.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
@@ -17,7 +20,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 const tt = await startFakeTikTok();
-const server = await startServer({ UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000000', LOG_LEVEL: 'error' });
+const server = await startServer({ ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}), UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000000', LOG_LEVEL: 'error' });
 const pid = await serverPid();
 
 async function serverPid(): Promise<number> {
@@ -33,6 +36,11 @@ async function serverPid(): Promise<number> {
   }
   throw new Error('server process not found');
 }
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
+const cpuMs = (p: number) => {
+  const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 try {
@@ -70,7 +78,9 @@ try {
       bytes += value.length;
     }
   }
+  const benchBusy = new Map<unknown, number[]>(); // bench process CPU / wall time, per transfer kind
   async function timed(open: () => Promise<Response>) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const res = await open();
     const reader = res.body!.getReader();
@@ -83,7 +93,10 @@ try {
       bytes += value.length;
     }
     if (bytes !== SIZE) throw new Error(`short body ${bytes}`);
-    return { ms: performance.now() - t0, ttfb };
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    benchBusy.set(open, [...(benchBusy.get(open) ?? []), (c.user + c.system) / 1000 / ms]);
+    return { ms, ttfb };
   }
 
   // Relays in their own processes, each one more hop and one more process on the same cores:
@@ -116,11 +129,13 @@ try {
   for (let i = 0; i < 3; i++) for (const open of all) await timed(open); // warm-up (JIT, sockets)
   const ROUNDS = Number(process.env.ROUNDS ?? 15);
   const rows: Array<{ d: number; f: number; l: number; c: number; p: number }> = [];
+  const cpu0 = { server: cpuMs(pid), lean: cpuMs(lean.child.pid!) };
   for (let i = 0; i < ROUNDS; i++) {
     const ms = new Map<unknown, number>();
     for (const open of i % 2 ? [...all].reverse() : all) ms.set(open, (await timed(open)).ms);
     rows.push({ d: ms.get(direct)!, f: ms.get(forwarded)!, l: ms.get(leanRelayed)!, c: ms.get(coldRelayed)!, p: ms.get(viaProduct)! });
   }
+  const cpu = { server: (cpuMs(pid) - cpu0.server) / ROUNDS, lean: (cpuMs(lean.child.pid!) - cpu0.lean) / ROUNDS };
   for (const r of [forwarder, lean, leanCold]) r.child.kill();
   const rate = (ms: number) => SIZE / MB / (ms / 1000);
   const ratios = rows.map((r) => r.d / r.p);
@@ -129,6 +144,8 @@ try {
   const of = (k: 'f' | 'l' | 'c') => median(rows.map((r) => r.d / r[k])).toFixed(2);
   const vs = (k: 'f' | 'l') => median(rows.map((r) => r[k] / r.p)).toFixed(2);
   console.log(`throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline (ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`);
+  const busy = (open: unknown) => `${(median(benchBusy.get(open)!) * 100).toFixed(0)}%`;
+  console.log(`cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`);
 
   // 2. Peak RSS growth with 20 concurrent 100 MB downloads.
   await new Promise((r) => setTimeout(r, 500));
