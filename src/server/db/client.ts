@@ -53,14 +53,15 @@ export async function openPostgres(url: string): Promise<Database> {
 
 /** dir = a folder for a persisted database, or 'memory://' for a throwaway one (tests). */
 export async function openPglite(dir: string): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PreparedPGlite } = await import('./pglite-prepared.js');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir);
+  const client = new PreparedPGlite(dir);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  client.preparing = true;
   return {
     db,
     kind: 'pglite',
