@@ -1,26 +1,17 @@
 // Video lookup (signed out too, rate-limited per IP), quota-counted download, inline preview and
 // thumbnail, all through this product's own endpoints (TikTok's CDN links need the page's cookies).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../app.js';
 import type { AppContext } from '../context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
 import { AppError } from '../errors.js';
+import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { sendRelayed } from '../lib/send-relayed.js';
 
 const tooMany = (seconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests. Please slow down and try again shortly.', {}, { 'retry-after': String(seconds) });
-
-/** Aborts when the client goes away before the response finished: upstream transfers stop too. */
-function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const ac = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) ac.abort();
-  });
-  request.raw.on('aborted', () => ac.abort());
-  return ac.signal;
-}
 
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
@@ -38,11 +29,11 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   app.post(
     '/api/video/info',
     { preHandler: limitLookups, schema: { body: videoInfoRequest, response: { 200: videoInfo } } },
-    async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(request, reply))).info,
+    async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(reply))).info,
   );
 
   app.post('/api/video/download', { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } }, async (request, reply) => {
-    const signal = abortOnDisconnect(request, reply);
+    const signal = abortOnDisconnect(reply);
     return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
   });
 
@@ -52,7 +43,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     const wait = mediaLimiter.hit(`u:${request.user!.id}`);
     if (wait) throw tooMany(wait);
     const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
-    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(request, reply));
+    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply));
     reply.status(media.status).headers({
       'content-type': media.contentType,
       'accept-ranges': 'bytes',
@@ -67,7 +58,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   app.get('/api/video/thumbnail/:id', { schema: { params: idParams } }, async (request, reply) => {
     const wait = mediaLimiter.hit(`ip:${request.ip}`);
     if (wait) throw tooMany(wait);
-    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(request, reply));
+    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply));
     const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
     reply.headers({ 'content-type': type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });
     return reply.send(image.stream);
