@@ -6,7 +6,9 @@
 // 3. time to first byte added by the product (download TTFB minus direct CDN TTFB, medians);
 // 4. cached /api/video/info latency p50/p99 under 50 concurrent clients.
 // Also printed: CPU per download of the server and of the lean relay process, and how busy the
-// bench process (client and fake CDN, the bottleneck here) was during each kind of transfer.
+// bench process (client and fake CDN, the bottleneck here) was during each kind of transfer, its
+// main thread's user and system CPU per transfer, and where each kind's time goes (first byte, body,
+// last 5%, which holds the product's commit, decision 0102).
 // BENCH_DATABASE_URL=postgres://... runs the server on PostgreSQL instead of the embedded PGlite.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -78,24 +80,39 @@ try {
       bytes += value.length;
     }
   }
-  const benchBusy = new Map<unknown, number[]>(); // bench process CPU / wall time, per transfer kind
+  // Per transfer kind: bench process CPU / wall time; its main thread's user and system CPU (ms);
+  // the time to the first byte, to 95% of the file and to its end (ms).
+  const benchBusy = new Map<unknown, number[]>();
+  const mainCpu = new Map<unknown, number[][]>();
+  const phases = new Map<unknown, number[][]>();
+  const record = <T>(m: Map<unknown, T[]>, k: unknown, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
+  const threadCpu = () => {
+    const f = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+    return [Number(f[11]) * 10, Number(f[12]) * 10];
+  };
   async function timed(open: () => Promise<Response>) {
     const c0 = process.cpuUsage();
+    const m0 = threadCpu();
     const t0 = performance.now();
     const res = await open();
     const reader = res.body!.getReader();
     const first = await reader.read();
     const ttfb = performance.now() - t0;
     let bytes = first.value?.length ?? 0;
+    let at95 = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.length;
+      if (!at95 && bytes >= SIZE * 0.95) at95 = performance.now() - t0;
     }
     if (bytes !== SIZE) throw new Error(`short body ${bytes}`);
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);
-    benchBusy.set(open, [...(benchBusy.get(open) ?? []), (c.user + c.system) / 1000 / ms]);
+    const m1 = threadCpu();
+    record(benchBusy, open, (c.user + c.system) / 1000 / ms);
+    record(mainCpu, open, [m1[0] - m0[0], m1[1] - m0[1]]);
+    record(phases, open, [ttfb, at95, ms]);
     return { ms, ttfb };
   }
 
@@ -146,6 +163,12 @@ try {
   console.log(`throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline (ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`);
   const busy = (open: unknown) => `${(median(benchBusy.get(open)!) * 100).toFixed(0)}%`;
   console.log(`cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`);
+  const kinds = [['direct', direct], ['lean relay', leanRelayed], ['product', viaProduct]] as const;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  // /proc counts in 10 ms ticks: means over the rounds, not medians.
+  console.log(`bench main thread per transfer (user + system ms): ${kinds.map(([n, o]) => `${n} ${mean(mainCpu.get(o)!.map((x) => x[0])).toFixed(0)} + ${mean(mainCpu.get(o)!.map((x) => x[1])).toFixed(0)}`).join(', ')}`);
+  const phase = (o: unknown, f: (x: number[]) => number) => median(phases.get(o)!.map(f)).toFixed(1);
+  console.log(`timeline (median ms: first byte / first byte to 95% / last 5%): ${kinds.map(([n, o]) => `${n} ${phase(o, (x) => x[0])} / ${phase(o, (x) => x[1] - x[0])} / ${phase(o, (x) => x[2] - x[1])}`).join(', ')}`);
 
   // 2. Peak RSS growth with 20 concurrent 100 MB downloads.
   await new Promise((r) => setTimeout(r, 500));
