@@ -38,11 +38,12 @@ async function serverPid(): Promise<number> {
   }
   throw new Error('server process not found');
 }
-/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
-const cpuMs = (p: number) => {
-  const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
+/** [user, system] CPU time used so far in ms, from a /proc stat file (clock ticks of 10 ms). */
+const procCpu = (stat: string) => {
+  const f = fs.readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+  return [Number(f[11]) * 10, Number(f[12]) * 10];
 };
+const cpuMs = (p: number) => procCpu(`/proc/${p}/stat`).reduce((a, b) => a + b);
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 try {
@@ -86,10 +87,7 @@ try {
   const mainCpu = new Map<unknown, number[][]>();
   const phases = new Map<unknown, number[][]>();
   const record = <T>(m: Map<unknown, T[]>, k: unknown, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
-  const threadCpu = () => {
-    const f = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
-    return [Number(f[11]) * 10, Number(f[12]) * 10];
-  };
+  const threadCpu = () => procCpu('/proc/thread-self/stat');
   async function timed(open: () => Promise<Response>) {
     const c0 = process.cpuUsage();
     const m0 = threadCpu();
