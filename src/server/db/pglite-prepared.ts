@@ -21,16 +21,6 @@ interface Prepared {
   paramTypes: number[];
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
 export class PreparedPGlite extends PGlite {
   private readonly prepared = new Map<string, Prepared>();
   private counter = 0;
@@ -56,7 +46,7 @@ export class PreparedPGlite extends PGlite {
         return serializer ? serializer(value) : String(value);
       });
       const messages = await this.execProtocolStream(
-        concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+        Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
         { syncToFs: false },
       );
       await this.syncToFs();
@@ -73,7 +63,7 @@ export class PreparedPGlite extends PGlite {
   private async prepare(query: string): Promise<Prepared> {
     const name = `smt_${++this.counter}`;
     const messages = await this.execProtocolStream(
-      concat([serialize.parse({ name, text: query }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      Buffer.concat([serialize.parse({ name, text: query }), serialize.describe({ type: 'S', name }), serialize.sync()]),
       { syncToFs: false },
     );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
@@ -85,6 +75,6 @@ export class PreparedPGlite extends PGlite {
     const statement = this.prepared.get(query);
     if (!statement) return;
     this.prepared.delete(query);
-    await this.execProtocolStream(concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+    await this.execProtocolStream(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
   }
 }
