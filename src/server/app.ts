@@ -12,9 +12,11 @@ import { registerSessions } from './plugins/session.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOriginGuard } from './plugins/origin-guard.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { limitConnectionsPerIp, registerNulGuard } from './plugins/input-guards.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
+const REQUEST_TIMEOUT_MS = 20_000;
 export type ZApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {}): Promise<FastifyInstance> {
@@ -24,12 +26,17 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // A request (headers and body) must arrive within this; Node checks every 30 s, so a body
+    // trickled a byte at a time is cut off within a minute.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     genReqId: () => crypto.randomUUID(),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerRequestLog(app);
   registerErrorHandler(app);
+  registerNulGuard(app);
+  if (!ctx.config.TRUST_PROXY && ctx.config.CONNECTIONS_PER_IP > 0) limitConnectionsPerIp(app.server, ctx.config.CONNECTIONS_PER_IP);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -44,15 +51,15 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
-        upgradeInsecureRequests: ctx.config.isProduction ? [] : null,
+        upgradeInsecureRequests: ctx.config.secureTransport ? [] : null,
       },
     },
     // The inline preview plays media served by this product; keep cross-origin isolation off.
     crossOriginEmbedderPolicy: false,
-    hsts: ctx.config.isProduction,
+    hsts: ctx.config.secureTransport,
   });
   await app.register(cookie, { secret: ctx.config.sessionSecret });
-  registerSessions(app, { repo: ctx.repos.sessions, secure: ctx.config.isProduction });
+  registerSessions(app, { repo: ctx.repos.sessions, secure: ctx.config.secureTransport });
   registerOriginGuard(app, { publicUrl: ctx.config.publicUrl, exempt: ['/api/webhooks/'] });
   app.decorateRequest('user', null);
 

@@ -7,11 +7,14 @@ import { adminCommandSchema, createAdminService } from './services/admin.service
 import { sendAdminCommand } from './admin/admin-socket.js';
 import { AppError } from './errors.js';
 import { billingSetup } from './services/billing-setup.js';
+import { makeDataDirPrivate } from './lib/private-data-dir.js';
 
 const USAGE = `Usage: npm run cli -- <command>
   user:create --email E --password P [--pro] [--admin]
   user:grant-pro E
   user:revoke-pro E
+  user:grant-admin E
+  user:revoke-admin E
   db:migrate
   billing:setup`;
 
@@ -53,11 +56,14 @@ async function main(argv: string[]): Promise<string> {
   });
   const [command, arg] = positionals;
   const config = loadConfig();
+  makeDataDirPrivate(config.DATA_DIR);
   switch (command) {
     case 'user:create':
       return runUserCommand(config, { command, email: values.email ?? '', password: values.password ?? '', pro: !!values.pro, admin: !!values.admin });
     case 'user:grant-pro':
     case 'user:revoke-pro':
+    case 'user:grant-admin':
+    case 'user:revoke-admin':
       return runUserCommand(config, { command, email: arg ?? values.email ?? '' });
     case 'db:migrate': {
       if (!config.DATABASE_URL && (await sendAdminCommand(config.DATA_DIR, {}).catch(() => null))) {

@@ -41,6 +41,9 @@ export const envSchema = z.object({
     (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
   ),
   UPSTREAM_HOST_MAP: hostMap,
+  // Open connections one address may hold (0 = no ceiling; off behind TRUST_PROXY, where every
+  // client shares the proxy's address).
+  CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(64),
   // Video lookups per minute: per IP when signed out, per account (x3) when signed in.
   VIDEO_INFO_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   // OpenAI-compatible chat-completions API for hashtags and captions (all three set = enabled).
@@ -56,6 +59,9 @@ export const envSchema = z.object({
   PAYPAL_PLAN_ID: optionalString,
   PAYPAL_WEBHOOK_ID: optionalString,
   PAYPAL_API_BASE: optionalUrl,
+  // The built-in test checkout (confirms Pro without payment): on by default only when PUBLIC_URL is
+  // this machine (localhost, 127.0.0.1, ::1) and PayPal is not configured; never in production.
+  TEST_CHECKOUT: z.enum(['on', 'off']).optional(),
   // Trust X-Forwarded-* from a reverse proxy (needed behind a load balancer for per-IP limits).
   TRUST_PROXY: optionalString.transform((v) => v === 'true' || v === '1'),
   // Trends collectors (issue 7; see README 'Trends'). Feeds: comma-separated; "a|b" = try a, then b.
@@ -94,6 +100,10 @@ export interface Config extends Env {
   sessionSecret: string;
   publicUrl: string;
   isProduction: boolean;
+  /** PUBLIC_URL is https (or NODE_ENV=production): Secure cookies, HSTS, upgrade-insecure-requests. */
+  secureTransport: boolean;
+  /** The test checkout may be offered (when PayPal is not configured). */
+  testCheckoutAllowed: boolean;
   oidc: { issuerUrl: string; clientId: string; clientSecret: string } | null;
 }
 
@@ -119,12 +129,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'][oidcParts.findIndex((p) => !p)];
     throw new ConfigError(`Invalid configuration: ${missing} is required when any OIDC_* is set`);
   }
+  if (isProduction && e.TEST_CHECKOUT === 'on') {
+    throw new ConfigError('Invalid configuration: TEST_CHECKOUT=on is refused when NODE_ENV=production');
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const publicHost = new URL(publicUrl).hostname;
+  const local = publicHost === 'localhost' || publicHost === '127.0.0.1' || publicHost === '[::1]';
   return {
     ...e,
     DATA_DIR: dataDir,
     isProduction,
+    // Security must not hang on remembering NODE_ENV: an https address alone turns these on.
+    secureTransport: isProduction || publicUrl.startsWith('https:'),
+    testCheckoutAllowed: !isProduction && (e.TEST_CHECKOUT === 'on' || (e.TEST_CHECKOUT !== 'off' && local)),
     sessionSecret: e.SESSION_SECRET ?? devSessionSecret(dataDir),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     oidc: e.OIDC_ISSUER_URL
       ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
       : null,
@@ -137,7 +156,7 @@ function devSessionSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = crypto.randomBytes(32).toString('hex');
     fs.writeFileSync(file, secret, { mode: 0o600 });
     return secret;

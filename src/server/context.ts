@@ -6,6 +6,8 @@ import type { Database } from './db/client.js';
 import { createUsersRepository } from './db/repositories/users.repository.js';
 import { createSessionsRepository } from './db/repositories/sessions.repository.js';
 import { createAuthService } from './services/auth.service.js';
+import { createAdminService } from './services/admin.service.js';
+import { createPreviewService } from './services/preview.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
@@ -90,10 +92,12 @@ export function createContext(config: Config, database: Database, logger: Logger
   const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
   const services = {
     auth: createAuthService({ users: repos.users }),
+    admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
     downloads: createDownloadService({ video, quota, downloads: repos.downloads, logger }),
     mediaResults: mediaFeature.results,
+    preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
     billing: createBillingService({ billing: repos.billing, users: repos.users, ...adapters.billing, publicUrl: config.publicUrl, logger }),

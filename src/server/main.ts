@@ -5,6 +5,7 @@ import { createContext } from './context.js';
 import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
 import { startAdminSocket } from './admin/admin-socket.js';
+import { makeDataDirPrivate } from './lib/private-data-dir.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -20,6 +21,7 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  makeDataDirPrivate(config.DATA_DIR);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const ctx = createContext(config, database, logger);
   const app = await buildApp(ctx);
@@ -38,7 +40,14 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ url: config.publicUrl, database: database.kind }, 'Social Media Toolkit is ready');
+  // The start line says which security mode this is, so a misconfiguration is visible at once.
+  const mode = config.NODE_ENV;
+  const billing = ctx.adapters.billing.testCheckout ? 'TEST CHECKOUT (Pro without payment)' : ctx.adapters.billing.provider ? 'PayPal' : 'unavailable';
+  const transport = config.secureTransport ? 'Secure cookies + HSTS' : 'plain-http cookies, no HSTS';
+  logger.info(
+    { url: config.publicUrl, database: database.kind, mode, secureCookies: config.secureTransport, hsts: config.secureTransport, billing },
+    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}`,
+  );
 }
 
 main().catch((err) => {

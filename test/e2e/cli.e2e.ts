@@ -51,6 +51,11 @@ describe('admin command line', () => {
     expect(me.isPro).toBe(false);
     expect((await cli(['user:grant-pro', 'boss@example.com'], env)).code).toBe(0);
     expect((await signIn(server, 'boss@example.com', 'a long password')).me.isPro).toBe(true);
+    // Admin comes from the CLI, not from ADMIN_EMAILS alone (a password sign-up is unverified).
+    expect((await cli(['user:revoke-admin', 'boss@example.com'], env)).code).toBe(0);
+    expect((await signIn(server, 'boss@example.com', 'a long password')).me.isAdmin).toBe(false);
+    expect((await cli(['user:grant-admin', 'boss@example.com'], env)).code).toBe(0);
+    expect((await signIn(server, 'boss@example.com', 'a long password')).me.isAdmin).toBe(true);
 
     const dup = await cli(['user:create', '--email', 'boss@example.com', '--password', 'another password'], env);
     expect(dup.code).toBe(1);

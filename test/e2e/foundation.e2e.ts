@@ -63,7 +63,7 @@ describe('accounts', () => {
     await registerInBrowser(page, server.url, email);
     expect(await page.getByTestId('plan-badge').textContent()).toBe('Free (0/6)');
 
-    await page.getByRole('link', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
     await page.getByRole('link', { name: 'Get Started - Sign In' }).waitFor();
 
     await page.goto(`${server.url}/api/login`);
@@ -184,7 +184,7 @@ describe('app shell', () => {
     const boxes = await Promise.all(['Download', 'Blog'].map((l) => grid.getByText(l, { exact: true }).boundingBox()));
     expect(Math.abs(boxes[0]!.y - boxes[1]!.y)).toBeLessThan(2);
     expect(boxes[1]!.x).toBeGreaterThan(boxes[0]!.x + 50);
-    await expect(grid.getByRole('link', { name: 'Logout' }).isVisible()).resolves.toBe(true);
+    await expect(grid.getByRole('button', { name: 'Logout' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'foundation-mobile-grid');
     await context.close();
   });

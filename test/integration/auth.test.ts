@@ -31,8 +31,8 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
     expect(login.status).toBe(200);
     expect(c.cookies.get('smt.sid')).not.toBe(firstSid);
 
-    const out = await c.get('/api/logout');
-    expect(out.status).toBe(302);
+    const out = await c.post('/api/logout');
+    expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/');
     expect((await c.get('/api/auth/user')).status).toBe(401);
   });

@@ -284,8 +284,9 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(await userRow(c.userId)).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
   });
 
-  it('plays the inline preview through its own endpoint with ranges, and proxies the thumbnail', async () => {
-    const c = await t.signUp();
+  it('plays the inline preview through its own endpoint with ranges (Pro), and proxies the thumbnail', async () => {
+    // Free users get a short clip instead (test/security/preview-quota.test.ts).
+    const c = await t.signUp({ pro: true });
     const v = tt.addVideo();
     await c.post('/api/video/info', { url: v.url });
     const part = await c.get(`/api/video/stream/${v.id}`, { range: 'bytes=0-99' });

@@ -176,7 +176,9 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
   it('lets the curator or an admin delete, not another Pro user', async () => {
     const curator = await signUp(t, { pro: true });
     const other = await signUp(t, { pro: true });
+    // A password sign-up of an ADMIN_EMAILS address is not an admin (unverified); the CLI grants it.
     const admin = await signUp(t, { pro: true, email: 'boss@example.com' });
+    await t.ctx.services.admin.run({ command: 'user:grant-admin', email: 'boss@example.com' });
     const one = await (await curator.post('/api/trending-videos', video({ title: 'Delete me' }))).json();
     const two = await (await curator.post('/api/trending-videos', video({ title: 'Admin deletes me' }))).json();
     const denied = await other.delete(`/api/trending-videos/${one.id}`);

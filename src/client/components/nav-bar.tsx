@@ -106,9 +106,11 @@ export function NavBar() {
         <Logo />
         <div className="flex items-center gap-3">
           <PlanBadge />
-              <a href="/api/logout" className="hidden items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 md:flex">
-                <LogOut className="h-4 w-4" aria-hidden /> Logout
-              </a>
+              <form method="post" action="/api/logout" className="hidden md:flex">
+                <button type="submit" className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+                  <LogOut className="h-4 w-4" aria-hidden /> Logout
+                </button>
+              </form>
               <button
                 type="button"
                 className="rounded-md border border-slate-200 p-2 md:hidden"
@@ -135,9 +137,11 @@ export function NavBar() {
               {NAV_ITEMS.map((item) => (
                 <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile onNavigate={() => setMenuOpen(false)} />
               ))}
-              <a href="/api/logout" className="col-span-2 flex items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-2 text-sm text-slate-700">
-                <LogOut className="h-4 w-4" aria-hidden /> Logout
-              </a>
+              <form method="post" action="/api/logout" className="col-span-2">
+                <button type="submit" className="flex w-full items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-2 text-sm text-slate-700">
+                  <LogOut className="h-4 w-4" aria-hidden /> Logout
+                </button>
+              </form>
             </nav>
           )}
     </header>

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
-import { adminCommandSchema, createAdminService } from '../services/admin.service.js';
+import { adminCommandSchema } from '../services/admin.service.js';
 import { AppError } from '../errors.js';
 
 export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
@@ -12,7 +12,7 @@ export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.so
 export async function startAdminSocket(ctx: AppContext): Promise<{ close(): Promise<void> }> {
   const file = adminSocketPath(ctx.config.DATA_DIR);
   fs.rmSync(file, { force: true });
-  const admin = createAdminService({ users: ctx.repos.users, adminEmails: ctx.config.ADMIN_EMAILS });
+  const admin = ctx.services.admin;
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

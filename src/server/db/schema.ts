@@ -33,6 +33,10 @@ export const users = pgTable('users', {
   paypalSubscriptionId: varchar('paypal_subscription_id', { length: 255 }),
   // Pro granted by an administrator from the command line, independent of billing.
   proGranted: boolean('pro_granted').notNull().default(false),
+  // Administrator rights granted from the command line (user:create --admin, user:grant-admin).
+  adminGranted: boolean('admin_granted').notNull().default(false),
+  // The email was verified by its identity provider (OIDC email_verified); never by a sign-up form.
+  emailVerified: boolean('email_verified').notNull().default(false),
   // Pro until this instant from billing (paid-through date plus grace); null = not from billing.
   proUntil: ts('pro_until'),
   // Successful (committed) downloads: the free quota counter. Never decremented.

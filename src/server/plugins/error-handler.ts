@@ -1,7 +1,7 @@
 // Every failure leaves as `{ message, code }` with a 4xx or 5xx; never a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError, infrastructureError, loggableError } from '../errors.js';
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -28,7 +28,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ message: error.message, code: `request.${(error.code ?? 'invalid').toLowerCase()}` });
     }
-    request.log.error({ err: error }, 'unhandled error');
+    const ours = infrastructureError(error);
+    if (ours) {
+      request.log.error({ err: loggableError(error), code: ours.code }, 'infrastructure failure');
+      reply.headers(ours.headers);
+      return reply.status(ours.status).send({ message: ours.message, code: ours.code });
+    }
+    request.log.error({ err: loggableError(error) }, 'unhandled error');
     return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
   });
 

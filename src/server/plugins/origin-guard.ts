@@ -1,4 +1,6 @@
-// CSRF defence: a state-changing /api request must carry an Origin of this site.
+// CSRF defence: every state-changing request must carry an Origin of this site. It applies to every
+// non-safe method, whatever the path looks like: the router decodes `%61pi` into `api`, so a test
+// on the raw URL string would let an encoded path through. Exemptions match the routed pattern.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 
@@ -7,8 +9,9 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function registerOriginGuard(app: FastifyInstance, opts: { publicUrl: string; exempt: string[] }): void {
   const publicOrigin = new URL(opts.publicUrl).origin;
   app.addHook('onRequest', async (request) => {
-    if (SAFE.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (opts.exempt.some((p) => request.url.startsWith(p))) return;
+    if (SAFE.has(request.method)) return;
+    const route = request.routeOptions.url;
+    if (route && opts.exempt.some((p) => route.startsWith(p))) return;
     const origin = request.headers.origin;
     const own = `${request.protocol}://${request.host}`;
     if (!origin || (origin !== publicOrigin && origin !== own)) {

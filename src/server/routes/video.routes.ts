@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { sendRelayed } from '../lib/send-relayed.js';
+import { isPro } from '../services/entitlements.service.js';
 
 const tooMany = (seconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests. Please slow down and try again shortly.', {}, { 'retry-after': String(seconds) });
@@ -26,6 +27,13 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     if (wait) throw tooMany(wait);
   }
 
+  /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
+  async function limitMediaById(request: FastifyRequest, id: string, key: string) {
+    const wait = mediaLimiter.hit(key);
+    if (wait) throw tooMany(wait);
+    if (!video.isCached(id)) await limitLookups(request);
+  }
+
   app.post(
     '/api/video/info',
     { preHandler: limitLookups, schema: { body: videoInfoRequest, response: { 200: videoInfo } } },
@@ -40,8 +48,12 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   const idParams = z.object({ id: z.string().regex(/^\d{1,21}$/, 'Please provide a valid TikTok URL') });
 
   app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams } }, async (request, reply) => {
-    const wait = mediaLimiter.hit(`u:${request.user!.id}`);
-    if (wait) throw tooMany(wait);
+    await limitMediaById(request, request.params.id, `u:${request.user!.id}`);
+    // Not Pro: a short clip (decision 0108), or the preview would be an uncounted download.
+    if (!isPro(request.user!)) {
+      reply.header('cache-control', 'private, no-store');
+      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply)), 302);
+    }
     const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
     const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply));
     reply.status(media.status).headers({
@@ -56,8 +68,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   });
 
   app.get('/api/video/thumbnail/:id', { schema: { params: idParams } }, async (request, reply) => {
-    const wait = mediaLimiter.hit(`ip:${request.ip}`);
-    if (wait) throw tooMany(wait);
+    await limitMediaById(request, request.params.id, `ip:${request.ip}`);
     const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply));
     const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
     reply.headers({ 'content-type': type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });

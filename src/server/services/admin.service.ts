@@ -16,6 +16,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   }),
   z.object({ command: z.literal('user:grant-pro'), email: emailSchema }),
   z.object({ command: z.literal('user:revoke-pro'), email: emailSchema }),
+  z.object({ command: z.literal('user:grant-admin'), email: emailSchema }),
+  z.object({ command: z.literal('user:revoke-admin'), email: emailSchema }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
@@ -30,17 +32,22 @@ export function createAdminService(deps: { users: UsersRepository; adminEmails: 
       switch (cmd.command) {
         case 'user:create': {
           const user = await deps.users.createWithPassword(
-            { email: cmd.email, proGranted: cmd.pro },
+            { email: cmd.email, proGranted: cmd.pro, adminGranted: cmd.admin },
             await hashPassword(cmd.password),
           );
           if (!user) throw new AppError(409, 'auth.email_taken', `An account with the email ${cmd.email} already exists.`);
-          const adminNote =
-            cmd.admin && !deps.adminEmails.includes(cmd.email)
-              ? ` Add ${cmd.email} to ADMIN_EMAILS to make it an administrator.`
-              : cmd.admin
-                ? ' It is an administrator (ADMIN_EMAILS).'
-                : '';
-          return `Created ${cmd.email}${cmd.pro ? ' with Pro' : ''} (id ${user.id}).${adminNote}`;
+          return `Created ${cmd.email}${cmd.pro ? ' with Pro' : ''}${cmd.admin ? ' as an administrator' : ''} (id ${user.id}).`;
+        }
+        case 'user:grant-admin': {
+          const user = await userByEmail(cmd.email);
+          await deps.users.update(user.id, { adminGranted: true });
+          return `${cmd.email} is now an administrator.`;
+        }
+        case 'user:revoke-admin': {
+          const user = await userByEmail(cmd.email);
+          await deps.users.update(user.id, { adminGranted: false });
+          const viaProvider = user.emailVerified && !!user.email && deps.adminEmails.includes(user.email);
+          return `${cmd.email} is no longer an administrator by grant${viaProvider ? ' (still one through ADMIN_EMAILS with a provider-verified email)' : ''}.`;
         }
         case 'user:grant-pro': {
           const user = await userByEmail(cmd.email);

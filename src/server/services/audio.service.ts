@@ -7,6 +7,7 @@ import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { createSharedRuns } from '../lib/shared-runs.js';
 
 export interface AudioServiceDeps {
   source: MediaSource;
@@ -15,8 +16,8 @@ export interface AudioServiceDeps {
 }
 
 export function createAudioService(deps: AudioServiceDeps) {
-  // Two people extracting the same video at once share one ffmpeg run.
-  const inflight = new Map<string, Promise<MediaResult>>();
+  // Two people extracting the same video at once share one ffmpeg run, which lives while either waits.
+  const inflight = createSharedRuns<MediaResult>();
 
   const shape = (info: MediaVideoInfo, row: MediaResult): AudioResult => {
     const meta = (row.meta ?? {}) as { duration?: number };
@@ -55,13 +56,7 @@ export function createAudioService(deps: AudioServiceDeps) {
       const key = `audio:${info.videoId}`;
       const stored = await deps.results.find(key);
       if (stored) return shape(info, stored);
-      let pending = inflight.get(key);
-      if (!pending) {
-        // The run follows the first requester's connection, so a disconnect frees the worker at once.
-        pending = produce(url, info, key, signal).finally(() => inflight.delete(key));
-        inflight.set(key, pending);
-      }
-      return shape(info, await pending);
+      return shape(info, await inflight.run(key, signal, (shared) => produce(url, info, key, shared)));
     },
   };
 }

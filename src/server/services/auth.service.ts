@@ -13,7 +13,7 @@ export function hashPassword(password: string): Promise<string> {
 
 export interface AuthServiceDeps {
   users: UsersRepository;
-  /** Attempts per IP and per email; replaceable in tests. */
+  /** Attempts per IP and per (IP, email); replaceable in tests. */
   ipLimiter?: RateLimiter;
   emailLimiter?: RateLimiter;
 }
@@ -31,13 +31,16 @@ const tooManyAttempts = (retryAfter: number) =>
   );
 
 export function createAuthService(deps: AuthServiceDeps) {
+  // Wrong passwords for one email count per (IP, email): an attacker elsewhere cannot lock the
+  // owner out of their own account; each IP also has its own ceiling across emails.
   const ipLimiter = deps.ipLimiter ?? new RateLimiter(30, 15 * 60_000);
   const emailLimiter = deps.emailLimiter ?? new RateLimiter(10, 15 * 60_000);
+  const emailKey = (ip: string, email: string) => `email:${ip}|${email.toLowerCase()}`;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
   function checkLimits(ip: string, email?: string) {
-    const wait = Math.max(ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(`email:${email}`) : 0);
+    const wait = Math.max(ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(emailKey(ip, email)) : 0);
     if (wait > 0) throw tooManyAttempts(wait);
   }
 
@@ -59,7 +62,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const hash = user ? await deps.users.getPasswordHash(user.id) : undefined;
       const ok = await argon2.verify(hash ?? (await dummyHash), input.password).catch(() => false);
       if (!user || !hash || !ok) throw invalidCredentials();
-      emailLimiter.reset(`email:${input.email}`);
+      emailLimiter.reset(emailKey(ip, input.email));
       return user;
     },
 

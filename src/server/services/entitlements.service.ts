@@ -7,8 +7,14 @@ export function isPro(user: User, now = new Date()): boolean {
   return user.proGranted || (user.proUntil !== null && user.proUntil.getTime() > now.getTime());
 }
 
+/**
+ * Administrators come only from verified sources: the command line (`adminGranted`), or an
+ * ADMIN_EMAILS address whose identity provider verified it. A password sign-up proves nothing
+ * about an email, so registering an ADMIN_EMAILS address first never makes anyone admin.
+ */
 export function isAdmin(user: User, adminEmails: readonly string[]): boolean {
-  return !!user.email && adminEmails.includes(user.email.toLowerCase());
+  if (user.adminGranted) return true;
+  return user.emailVerified && !!user.email && adminEmails.includes(user.email.toLowerCase());
 }
 
 export function remainingDownloads(user: User): number {

@@ -186,6 +186,11 @@ export function createVideoService(deps: {
       const video = await lookup(url, signal);
       return { info: toVideoInfo(video), video };
     },
+    /** True when a lookup of this id is cached (a by-id read then costs no page fetch). */
+    isCached(id: string): boolean {
+      const hit = byId.get(id);
+      return !!hit && hit.expiresAt > now();
+    },
     /** A video by id (preview, thumbnail): from the cache, else through its canonical page. */
     byId(id: string, signal?: AbortSignal): Promise<FetchedVideo> {
       if (!/^\d{1,21}$/.test(id)) throw tiktokErrors.unsupported();

@@ -2,6 +2,7 @@
 // Groq, OpenRouter): POST {LLM_BASE_URL}/chat/completions asking for a JSON object. Returns the
 // parsed JSON or throws LlmError with a reason; callers fall back to the built-in engine.
 // The API key is only ever sent in the Authorization header, never logged.
+import { dropNul } from '../../lib/nul.js';
 
 export type LlmFailure = 'timeout' | 'http' | 'network' | 'refusal' | 'malformed';
 
@@ -82,7 +83,7 @@ export function createOpenAiChatClient(config: LlmConfig, fetchImpl: typeof fetc
 export function parseCompletion(body: string): unknown {
   let data: unknown;
   try {
-    data = JSON.parse(body);
+    data = JSON.parse(body, dropNul);
   } catch {
     throw new LlmError('malformed', 'response body is not JSON');
   }
@@ -117,7 +118,7 @@ function extractJsonObject(content: string): unknown {
   if (first >= 0 && last > first) candidates.push(content.slice(first, last + 1));
   for (const c of candidates) {
     try {
-      const v = JSON.parse(c);
+      const v = JSON.parse(c, dropNul);
       if (v && typeof v === 'object' && !Array.isArray(v)) return v;
     } catch {
       /* try the next candidate */

@@ -1,6 +1,6 @@
 // Chooses the billing provider from configuration: PayPal when its credentials are set, the
-// built-in test checkout outside production otherwise, nothing (subscribing answers 503) in
-// production without PayPal.
+// built-in test checkout when config allows it (localhost PUBLIC_URL or TEST_CHECKOUT=on, never in
+// production), nothing otherwise (subscribing answers 503 billing.unavailable).
 import { ConfigError, type Config } from '../../config.js';
 import { createPayPalClient, PAYPAL_API_BASES, type PayPalClient } from './paypal.client.js';
 import { createWebhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
@@ -40,8 +40,9 @@ export function createBillingAdapters(config: Config): BillingAdapters {
       : null;
     return { provider: client, verifier, testCheckout: null, note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused' };
   }
-  if (config.isProduction) {
-    return { provider: null, verifier: null, testCheckout: null, note: 'PayPal is not configured: subscribing is unavailable' };
+  if (!config.testCheckoutAllowed) {
+    const why = config.isProduction ? '' : ' (the test checkout runs only with a localhost PUBLIC_URL or TEST_CHECKOUT=on)';
+    return { provider: null, verifier: null, testCheckout: null, note: `PayPal is not configured: subscribing is unavailable${why}` };
   }
   const testCheckout = createTestCheckoutProvider({ dataDir: config.DATA_DIR, publicUrl: config.publicUrl });
   return { provider: testCheckout, verifier: null, testCheckout };

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { reroute } from './types.js';
+import { RateLimiter } from '../../lib/rate-limiter.js';
 
 export interface WebhookHeaders {
   transmissionId?: string;
@@ -30,11 +31,27 @@ export interface WebhookVerifierOptions {
 }
 
 const MAX_CERT_BYTES = 64 * 1024;
+/** Certificates kept at once (PayPal uses one or two at a time; rotation changes the URL). */
+const MAX_CACHED_CERTS = 8;
+/** New certificate downloads per minute: a flood of forged deliveries cannot make us fetch more. */
+const CERT_FETCHES_PER_MINUTE = 6;
+/** PayPal's certificate path: /v1/notifications/certs/<name>, e.g. CERT-360caa42-fca2a594-2d7ab011. */
+const CERT_PATH = /^\/v1\/notifications\/certs\/[A-Za-z0-9._-]{1,128}$/;
 
+/** https on paypal.com or a subdomain, PayPal's certificate path, no credentials, query or fragment. */
 export function isPayPalCertUrl(raw: string): boolean {
   try {
     const u = new URL(raw);
-    return u.protocol === 'https:' && !u.username && !u.password && (u.hostname === 'paypal.com' || u.hostname.endsWith('.paypal.com'));
+    return (
+      u.protocol === 'https:' &&
+      !u.username &&
+      !u.password &&
+      !u.port &&
+      !u.search &&
+      !u.hash &&
+      (u.hostname === 'paypal.com' || u.hostname.endsWith('.paypal.com')) &&
+      CERT_PATH.test(u.pathname)
+    );
   } catch {
     return false;
   }
@@ -46,12 +63,13 @@ export function signedString(h: Required<Pick<WebhookHeaders, 'transmissionId' |
 
 export function createWebhookVerifier(opts: WebhookVerifierOptions) {
   const certs = new Map<string, Promise<crypto.X509Certificate>>();
+  const fetches = new RateLimiter(CERT_FETCHES_PER_MINUTE, 60_000);
   const maxSkew = opts.maxSkewMs ?? 60 * 60 * 1000;
   const now = opts.now ?? Date.now;
 
   async function download(certUrl: string): Promise<crypto.X509Certificate> {
     const u = new URL(certUrl);
-    const target = opts.certBase ? opts.certBase.replace(/\/$/, '') + u.pathname + u.search : reroute(certUrl, opts.hostMap ?? {});
+    const target = opts.certBase ? opts.certBase.replace(/\/$/, '') + u.pathname : reroute(certUrl, opts.hostMap ?? {});
     const res = await fetch(target, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`certificate download failed: ${res.status}`);
     const buf = Buffer.from(await res.arrayBuffer());
@@ -59,22 +77,33 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
     return new crypto.X509Certificate(buf);
   }
 
-  /** Cached by URL (PayPal rotates the URL with the certificate); a failed download is not cached. */
+  /**
+   * Cached by URL (PayPal rotates the URL with the certificate), the least recently used dropped
+   * beyond MAX_CACHED_CERTS; a failed download is not cached; new downloads are rate-limited.
+   */
   function certificate(certUrl: string): Promise<crypto.X509Certificate> {
     let p = certs.get(certUrl);
-    if (!p) {
-      p = download(certUrl);
+    if (p) {
+      certs.delete(certUrl);
       certs.set(certUrl, p);
-      p.catch(() => certs.delete(certUrl));
+      return p;
     }
+    if (fetches.hit('cert')) return Promise.reject(new Error('too many certificate downloads'));
+    p = download(certUrl);
+    certs.set(certUrl, p);
+    if (certs.size > MAX_CACHED_CERTS) certs.delete(certs.keys().next().value!);
+    p.catch(() => certs.delete(certUrl));
     return p;
   }
 
   return {
+    /** Certificates held in the cache (bounded). */
+    cachedCertificates: () => certs.size,
     async verify(h: WebhookHeaders, raw: Buffer): Promise<VerifyResult> {
       if (!h.transmissionId || !h.transmissionTime || !h.transmissionSig || !h.certUrl) return { ok: false, reason: 'missing signature headers' };
       if (h.authAlgo && h.authAlgo !== 'SHA256withRSA') return { ok: false, reason: `unsupported algorithm ${h.authAlgo}` };
-      if (!isPayPalCertUrl(h.certUrl)) return { ok: false, reason: 'certificate URL is not on paypal.com over https' };
+      if (!isPayPalCertUrl(h.certUrl)) return { ok: false, reason: 'certificate URL is not a PayPal certificate URL (https://*.paypal.com/v1/notifications/certs/...)' };
+      if (!/^[A-Za-z0-9+/]{64,2048}={0,2}$/.test(h.transmissionSig)) return { ok: false, reason: 'malformed signature' };
       const sent = Date.parse(h.transmissionTime);
       if (!Number.isFinite(sent) || Math.abs(now() - sent) > maxSkew) return { ok: false, reason: 'stale or invalid transmission time' };
       let cert: crypto.X509Certificate;

@@ -2,6 +2,7 @@
 // attribute order) -> `__DEFAULT_SCOPE__["webapp.video-detail"]` -> status check -> itemStruct.
 import { AppError } from '../../errors.js';
 import { errorForStatus, tiktokErrors } from './errors.js';
+import { dropNul } from '../../lib/nul.js';
 
 type Json = Record<string, any>;
 
@@ -12,7 +13,7 @@ export function extractScope(html: string): Json | null {
   const m = SCRIPT.exec(html);
   if (!m) return null;
   try {
-    const data = JSON.parse(m[1]);
+    const data = JSON.parse(m[1], dropNul);
     return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object' ? data.__DEFAULT_SCOPE__ : null;
   } catch {
     return null;

@@ -85,7 +85,7 @@ export function parseFeed(xml: string, url: string): Feed {
   if (/^\s*(<!doctype html|<html)/i.test(xml)) throw new Error('answer is HTML, not a feed');
   let doc: Obj;
   try {
-    doc = obj(parser.parse(xml, true));
+    doc = obj(parser.parse(xml.replaceAll('\0', ''), true));
   } catch {
     throw new Error('not well-formed XML');
   }

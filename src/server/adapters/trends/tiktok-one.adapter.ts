@@ -2,6 +2,7 @@
 // (research/trends.md §1c). Anonymous answers carry about 3 items per view, so the collector asks
 // the all-industries view plus each industry view and merges them.
 import type { TrendsHttp } from './http.js';
+import { dropNul } from '../../lib/nul.js';
 import { BROWSER_UA } from './http.js';
 
 export const TIKTOK_ONE_URL = 'https://ads.tiktok.com/CreativeOne/KnowledgeAPI/GetHashtagList';
@@ -45,7 +46,7 @@ export function parseHashtagList(status: number, text: string): { items: TikTokO
   if (status !== 200) return { error: `HTTP ${status}` };
   let body: Obj;
   try {
-    body = obj(JSON.parse(text));
+    body = obj(JSON.parse(text, dropNul));
   } catch {
     return { error: 'answer is not JSON' };
   }

@@ -45,7 +45,8 @@ export function createUsersRepository(db: Db) {
     /**
      * Finds the user linked to an OpenID identity, creating it when new. An existing account with
      * the same email is linked only when the provider says the email is verified; otherwise the
-     * email stays with the account that already holds it.
+     * email stays with the account that already holds it. `linkByEmail` is the provider's
+     * email_verified claim and is stored as `emailVerified` (admin rights depend on it).
      */
     async upsertFromIdentity(
       identity: { issuer: string; subject: string },
@@ -67,7 +68,7 @@ export function createUsersRepository(db: Db) {
         if (!link) await tx.insert(userIdentities).values({ ...identity, userId }).onConflictDoNothing();
         const [updated] = await tx
           .update(users)
-          .set({ ...profile, email, updatedAt: sql`now()` })
+          .set({ ...profile, email, emailVerified: !!email && linkByEmail, updatedAt: sql`now()` })
           .where(eq(users.id, userId))
           .returning();
         return updated;

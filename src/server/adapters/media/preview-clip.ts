@@ -1,0 +1,30 @@
+// The free plan's preview: the first seconds of a video, cut without re-encoding (stream copy is
+// cheap: no decode, no encode), with the index up front so a player starts at once.
+import { AppError } from '../../errors.js';
+import { checkOutputFile, runProcess } from './media-runner.js';
+import { processFailure, type MediaProcessor } from './media-processor.js';
+
+export function previewClipArgs(input: string, output: string, seconds: number): string[] {
+  return [
+    '-hide_banner', '-nostdin', '-loglevel', 'error', '-xerror', '-y',
+    '-i', input,
+    '-map', '0:v:0', '-map', '0:a:0?',
+    '-t', seconds.toFixed(1),
+    '-c', 'copy',
+    '-map_metadata', '-1',
+    '-movflags', '+faststart',
+    '-f', 'mp4',
+    output,
+  ];
+}
+
+export async function cutPreviewClip(media: MediaProcessor, input: string, output: string, seconds: number, signal?: AbortSignal): Promise<number> {
+  try {
+    await runProcess(media.config.ffmpeg, previewClipArgs(input, output, seconds), { timeoutMs: media.config.timeoutMs, signal });
+  } catch (err) {
+    throw processFailure(err);
+  }
+  const size = checkOutputFile(output, media.config.maxInputBytes);
+  if (size < 1024) throw new AppError(422, 'media.unreadable', 'This video could not be previewed.');
+  return size;
+}

@@ -1,0 +1,69 @@
+// One run per key, shared by everyone who asks for it while it runs (two people extracting the
+// same video share one ffmpeg job). The run lives while anyone still waits: a waiter that leaves
+// only stops waiting; the run is cancelled when the last one leaves.
+import { AppError } from '../errors.js';
+
+const aborted = () => new AppError(499, 'request.aborted', 'The request was cancelled.');
+
+interface Run<T> {
+  promise: Promise<T>;
+  waiters: number;
+  controller: AbortController;
+}
+
+export function createSharedRuns<T>() {
+  const runs = new Map<string, Run<T>>();
+
+  return {
+    get size() {
+      return runs.size;
+    },
+    run(key: string, signal: AbortSignal | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+      if (signal?.aborted) return Promise.reject(aborted());
+      let run = runs.get(key);
+      if (!run) {
+        const controller = new AbortController();
+        const created: Run<T> = { controller, waiters: 0, promise: start(controller.signal) };
+        created.promise
+          .catch(() => undefined)
+          .finally(() => {
+            if (runs.get(key) === created) runs.delete(key);
+          });
+        runs.set(key, created);
+        run = created;
+      }
+      const shared = run;
+      shared.waiters++;
+      return new Promise<T>((resolve, reject) => {
+        let settled = false;
+        const leave = () => {
+          if (settled) return;
+          settled = true;
+          if (--shared.waiters === 0) {
+            // Nobody waits any more: stop the work, and let the next request start afresh.
+            if (runs.get(key) === shared) runs.delete(key);
+            shared.controller.abort();
+          }
+          reject(aborted());
+        };
+        signal?.addEventListener('abort', leave, { once: true });
+        shared.promise.then(
+          (value) => {
+            if (settled) return;
+            settled = true;
+            shared.waiters--;
+            signal?.removeEventListener('abort', leave);
+            resolve(value);
+          },
+          (err) => {
+            if (settled) return;
+            settled = true;
+            shared.waiters--;
+            signal?.removeEventListener('abort', leave);
+            reject(err);
+          },
+        );
+      });
+    },
+  };
+}

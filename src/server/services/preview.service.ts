@@ -1,0 +1,52 @@
+// Inline preview (SPEC: Play shows the video in the card). Pro users get the lightest video
+// option itself, with Range. Everyone else gets a short clip (decision 0108): the preview must
+// never be a free, unlimited copy of the file that the download quota counts.
+import path from 'node:path';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import { cutPreviewClip } from '../adapters/media/preview-clip.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaResultsService } from './media-results.service.js';
+import type { VideoService } from './video.service.js';
+
+/** A free preview is the first half of the video, at most this long. */
+export const FREE_PREVIEW_MAX_SECONDS = 10;
+
+export function freePreviewSeconds(duration: number): number {
+  if (!(duration > 0)) return FREE_PREVIEW_MAX_SECONDS / 2;
+  return Math.max(1, Math.min(FREE_PREVIEW_MAX_SECONDS, duration / 2));
+}
+
+export function createPreviewService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
+  const runs = createSharedRuns<MediaResult>();
+
+  function produce(id: string, key: string, signal: AbortSignal): Promise<MediaResult> {
+    return deps.media.job(signal, async (dir) => {
+      const opened = await deps.video.openPreview(id, undefined, signal);
+      const input = path.join(dir, 'input.mp4');
+      await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
+      const output = path.join(dir, 'preview.mp4');
+      const size = await cutPreviewClip(deps.media, input, output, freePreviewSeconds(opened.video.video.duration), signal);
+      return deps.results.save({
+        key,
+        kind: 'preview',
+        videoId: id,
+        file: output,
+        ext: 'mp4',
+        contentType: 'video/mp4',
+        size,
+        meta: { fileName: `preview-${id}.mp4` },
+      });
+    });
+  }
+
+  return {
+    /** A signed link to the free preview clip of a video, cut once and kept like other results. */
+    async clipLink(id: string, signal?: AbortSignal): Promise<string> {
+      const key = `preview:${id}`;
+      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, key, shared)));
+      return deps.results.link(row);
+    },
+  };
+}
+export type PreviewService = ReturnType<typeof createPreviewService>;
