@@ -31,6 +31,8 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     requestTimeout: REQUEST_TIMEOUT_MS,
     genReqId: () => crypto.randomUUID(),
   });
+  // Node applies the larger of the two limits to a request still arriving: lower both.
+  app.server.headersTimeout = REQUEST_TIMEOUT_MS;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerRequestLog(app);
