@@ -2,6 +2,7 @@
 // Both get the same Drizzle schema and the same committed migrations.
 import path from 'node:path';
 import fs from 'node:fs';
+import { closeToOthers } from '../lib/private-data-dir.js';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
@@ -56,9 +57,12 @@ export async function openPglite(dir: string): Promise<Database> {
   const { PreparedPGlite } = await import('./pglite-prepared.js');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
+  const onDisk = !dir.startsWith('memory://');
+  if (onDisk) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const client = new PreparedPGlite(dir);
   await client.waitReady;
+  // PGlite unpacks its initial cluster with 0666 modes whatever the umask: only we may read it.
+  if (onDisk) closeToOthers(dir);
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   client.preparing = true;

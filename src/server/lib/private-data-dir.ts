@@ -7,12 +7,13 @@ import path from 'node:path';
 export function makeDataDirPrivate(dir: string): void {
   process.umask(0o077);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  closeTree(dir);
+  closeToOthers(dir);
 }
 
-function closeTree(p: string): void {
+/** Removes group and other permissions from a tree (symbolic links are left alone). */
+export function closeToOthers(p: string): void {
   const st = fs.lstatSync(p);
   if (st.isSymbolicLink()) return;
   if ((st.mode & 0o077) !== 0) fs.chmodSync(p, st.mode & 0o700);
-  if (st.isDirectory()) for (const name of fs.readdirSync(p)) closeTree(path.join(p, name));
+  if (st.isDirectory()) for (const name of fs.readdirSync(p)) closeToOthers(path.join(p, name));
 }

@@ -15,8 +15,9 @@ export function createSharedRuns<T>() {
   const runs = new Map<string, Run<T>>();
 
   return {
-    get size() {
-      return runs.size;
+    /** How many requests wait for the run of `key` (0 when none runs). */
+    waiting(key: string): number {
+      return runs.get(key)?.waiters ?? 0;
     },
     run(key: string, signal: AbortSignal | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
       if (signal?.aborted) return Promise.reject(aborted());

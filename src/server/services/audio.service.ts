@@ -51,6 +51,8 @@ export function createAudioService(deps: AudioServiceDeps) {
   }
 
   return {
+    /** Requests waiting for the extraction of `key` (`audio:<videoId>`). */
+    waiting: (key: string) => inflight.waiting(key),
     async extract(url: string, signal?: AbortSignal): Promise<AudioResult> {
       const info = await deps.source.lookup(url, signal);
       const key = `audio:${info.videoId}`;
