@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { createContext, type AppContext, type ContextOverrides } from '../../src/server/context.js';
 import { buildApp } from '../../src/server/app.js';
-import type { DbKind } from '../../src/server/db/client.js';
+import type { Database, DbKind } from '../../src/server/db/client.js';
 import { openTestDatabase } from './test-db.js';
 
 export interface TestApp {
@@ -24,7 +24,7 @@ export interface TestApp {
 let seq = 0;
 
 export async function createTestApp(
-  opts: { db?: DbKind; env?: Record<string, string>; overrides?: ContextOverrides; configure?: (ctx: AppContext) => void } = {},
+  opts: { db?: DbKind; database?: Database; env?: Record<string, string>; overrides?: ContextOverrides; configure?: (ctx: AppContext) => void } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
   const config: Config = loadConfig({
@@ -34,7 +34,7 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
-  const database = await openTestDatabase(opts.db ?? 'pglite');
+  const database = opts.database ?? (await openTestDatabase(opts.db ?? 'pglite'));
   const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
   opts.configure?.(ctx);
   const app = await buildApp(ctx, { clientDir: path.join(dataDir, 'no-client') });

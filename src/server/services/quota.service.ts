@@ -3,7 +3,7 @@
 // downloads are still recorded and counted). A reservation older than STALE_RESERVATION_MS can
 // only belong to a crashed process and is failed at the user's next reservation.
 import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
-import { AppError } from '../errors.js';
+import { AppError, infrastructureError } from '../errors.js';
 import type { DownloadMeta, DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
@@ -23,7 +23,21 @@ export interface Reservation {
   release(bytes: number): Promise<boolean>;
 }
 
-export function createQuotaService(deps: { downloads: DownloadsRepository; now?: () => number }) {
+/** Waits between release attempts while the database is away: about ten minutes in all. */
+const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, ...Array<number>(18).fill(30_000)];
+
+async function retryWhileUnavailable<T>(op: () => Promise<T>, delays = RETRY_DELAYS_MS): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (attempt >= delays.length || !infrastructureError(err)) throw err;
+      await new Promise((r) => setTimeout(r, delays[attempt]));
+    }
+  }
+}
+
+export function createQuotaService(deps: { downloads: DownloadsRepository; now?: () => number; retryDelaysMs?: number[] }) {
   const now = deps.now ?? Date.now;
   return {
     async reserve(user: User, meta: DownloadMeta): Promise<Reservation> {
@@ -31,11 +45,18 @@ export function createQuotaService(deps: { downloads: DownloadsRepository; now?:
       const id = await deps.downloads.reserve(user.id, meta, limit, new Date(now() - STALE_RESERVATION_MS));
       if (id === null) throw quotaExhausted();
       let settled: Promise<boolean> | null = null;
+      // A commit that failed (database away) leaves the slot to a release; a release retries while
+      // the database is away, so no slot stays reserved for the stale-reservation period.
+      const settle = (op: () => Promise<boolean>) =>
+        (settled ??= op().catch((err) => {
+          settled = null;
+          throw err;
+        }));
       return {
         userId: user.id,
         downloadId: id,
-        commit: (bytes) => (settled ??= deps.downloads.commit(user.id, id, bytes)),
-        release: (bytes) => (settled ??= deps.downloads.release(user.id, id, bytes)),
+        commit: (bytes) => settle(() => deps.downloads.commit(user.id, id, bytes)),
+        release: (bytes) => settle(() => retryWhileUnavailable(() => deps.downloads.release(user.id, id, bytes), deps.retryDelaysMs)),
       };
     },
   };

@@ -2,7 +2,7 @@
 // ffmpeg runs with limits, and errors turned into clear API errors.
 import os from 'node:os';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../errors.js';
+import { AppError, infrastructureError } from '../../errors.js';
 import { apiUploadArgs, mp3Args, NO_AUDIO_STDERR, parseProgressTime } from './ffmpeg-args.js';
 import { checkOutputFile, probe, ProcessError, runProcess, type ProbeResult } from './media-runner.js';
 import { streamToFile, withTempDir } from './temp-files.js';
@@ -29,6 +29,8 @@ export function processFailure(err: unknown): unknown {
   if (err.reason === 'aborted') return new AppError(499, 'request.aborted', 'The request was cancelled.');
   if (err.reason === 'timeout') return new AppError(504, 'media.timeout', 'Processing this video took too long. Please try a shorter video.');
   if (err.reason === 'spawn') return new AppError(503, 'media.unavailable', 'Media processing is not available on this server (ffmpeg could not be started).');
+  if (err.reason === 'killed') return new AppError(503, 'media.interrupted', 'Processing was interrupted on our side. Please try again.', {}, { 'retry-after': '5' });
+  if (/No space left on device/i.test(err.stderr)) return infrastructureError({ code: 'ENOSPC' })!;
   return unreadable();
 }
 

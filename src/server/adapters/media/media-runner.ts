@@ -21,7 +21,7 @@ export interface RunResult {
 export class ProcessError extends Error {
   constructor(
     message: string,
-    readonly reason: 'exit' | 'timeout' | 'aborted' | 'spawn',
+    readonly reason: 'exit' | 'killed' | 'timeout' | 'aborted' | 'spawn',
     readonly stderr = '',
   ) {
     super(message);
@@ -66,7 +66,9 @@ export function runProcess(bin: string, args: string[], opts: RunOptions): Promi
       clearTimeout(killTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (ended) return reject(new ProcessError(`${bin} ${ended === 'timeout' ? 'timed out' : 'was cancelled'}`, ended, stderr));
-      if (code !== 0) return reject(new ProcessError(`${bin} exited with ${code ?? sig}: ${lastLine(stderr)}`, 'exit', stderr));
+      // Killed by a signal we did not send (OOM killer, an operator): our fault, not the input's.
+      if (code === null && sig) return reject(new ProcessError(`${bin} was killed by ${sig}`, 'killed', stderr));
+      if (code !== 0) return reject(new ProcessError(`${bin} exited with ${code}: ${lastLine(stderr)}`, 'exit', stderr));
       resolve({ code: 0, stdout, stderr });
     });
   });

@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { AppError } from '../../errors.js';
+import { AppError, infrastructureError } from '../../errors.js';
 
 export async function withTempDir<T>(root: string, fn: (dir: string) => Promise<T>): Promise<T> {
   await fsp.mkdir(root, { recursive: true });
@@ -38,6 +38,8 @@ export async function streamToFile(
     await pipeline(source, counter, fs.createWriteStream(file), { signal: opts.signal });
   } catch (err) {
     if (err instanceof AppError) throw err;
+    const ours = infrastructureError(err);
+    if (ours) throw ours; // disk full here is ours, not an incomplete upstream file
     if (opts.signal?.aborted) throw new AppError(499, 'request.aborted', 'The request was cancelled.');
     throw new AppError(502, 'upstream.incomplete', 'The video file stopped arriving before it was complete. Please try again.');
   }

@@ -46,8 +46,14 @@ export function createLocalStore(root: string): MediaStore {
         if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
       }
       const partial = `${target}.${process.pid}.${Date.now()}.part`;
-      await fsp.copyFile(file, partial);
-      await fsp.rename(partial, target);
+      try {
+        await fsp.copyFile(file, partial);
+        await fsp.rename(partial, target);
+      } catch (err) {
+        // A full disk leaves nothing half-written behind to be served later.
+        await fsp.rm(partial, { force: true });
+        throw err;
+      }
     },
     async size(key) {
       try {
