@@ -49,7 +49,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
 
   app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams } }, async (request, reply) => {
     await limitMediaById(request, request.params.id, `u:${request.user!.id}`);
-    // Not Pro: a short clip (decision 0108), or the preview would be an uncounted download.
+    // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
     if (!isPro(request.user!)) {
       reply.header('cache-control', 'private, no-store');
       return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply)), 302);

@@ -1,5 +1,5 @@
 // Inline preview (SPEC: Play shows the video in the card). Pro users get the lightest video
-// option itself, with Range. Everyone else gets a short clip (decision 0108): the preview must
+// option itself, with Range. Everyone else gets a short clip (decision 0010): the preview must
 // never be a free, unlimited copy of the file that the download quota counts.
 import path from 'node:path';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
