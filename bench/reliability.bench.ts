@@ -79,6 +79,9 @@ try {
   const rssStart = rssMb();
   const fdsStart = openFds();
   const deadline = Date.now() + SECONDS * 1000;
+  // One sample a minute (soak): a leak shows as a trend after the first minutes' warm-up.
+  const samples: string[] = [];
+  const sampler = setInterval(() => samples.push(`${rssMb().toFixed(0)}/${openFds()}`), 60_000);
   let extractions = 0;
   const client = async (i: number) => {
     const headers = headersFor(i);
@@ -102,6 +105,7 @@ try {
     }
   };
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+  clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000)); // let sockets and jobs settle
 
   console.log(`${mode}: ${CLIENTS} clients for ${SECONDS} s on ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
@@ -112,7 +116,10 @@ try {
   console.log(`errors: ${errorCount}${errorCount ? ` ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
   console.log(`server RSS: ${rssStart.toFixed(0)} MB at start, ${rssMb().toFixed(0)} MB at end`);
   console.log(`open file descriptors: ${fdsStart} at start, ${openFds()} at end`);
-  if (mode === 'soak') console.log(`audio extractions: ${extractions}; temp files left: ${tempFiles()}`);
+  if (mode === 'soak') {
+    console.log(`RSS MB / open fds, one sample a minute: ${samples.join(' ')}`);
+    console.log(`audio extractions: ${extractions}; temp files left: ${tempFiles()}`);
+  }
 } finally {
   await server.stop();
   await tt.close();

@@ -80,6 +80,14 @@ describe('media routes under attack', () => {
     expect((await res.json()).audioUrl).toMatch(/^\/api\/media\/audio\//);
   });
 
+  it('strips NUL characters from a TikTok description instead of failing on them', async () => {
+    const v = tt.addVideo({ desc: 'Nul\u0000 inside #nul\u0000tag' });
+    const pro = await t.signUp({ pro: true });
+    const res = await pro.post('/api/video/info', { url: v.url });
+    expect(res.status).toBe(200);
+    expect((await res.json()).title).toBe('Nul inside #nultag');
+  });
+
   it('counts a signed-out thumbnail of an id not looked up lately as a lookup', async () => {
     const ids = Array.from({ length: 12 }, () => tt.addVideo().id);
     const pages = () => tt.requests.filter((r) => r.host.startsWith('www.tiktok.com') && r.path.includes('/video/')).length;
