@@ -1,5 +1,6 @@
 // PreparedPGlite must answer exactly like PGlite's own query() (same rows, types, errors, locks),
 // only through named prepared statements.
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { PreparedPGlite } from '../../src/server/db/pglite-prepared.js';
@@ -14,6 +15,29 @@ async function open<T extends PGlite>(db: T): Promise<T> {
   return db;
 }
 const preparedNames = async (db: PGlite) => (await db.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
+
+describe('the PGlite internals PreparedPGlite relies on', () => {
+  // It reaches into PGlite's protected methods and protocol helpers, so the version is pinned
+  // exactly in package.json; an upgrade that moves any of these must fail here, loudly.
+  it('are all still there in the pinned version', async () => {
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+    const installed = JSON.parse(fs.readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')).version;
+    expect(pkg.dependencies['@electric-sql/pglite'], 'pin @electric-sql/pglite to an exact version').toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installed).toBe(pkg.dependencies['@electric-sql/pglite']);
+    const db = new PGlite();
+    await db.waitReady;
+    const missing = ['_checkReady', '_runExclusiveTransaction', '_runExclusiveQuery', 'execProtocolStream', 'syncToFs'].filter(
+      (m) => typeof (db as unknown as Record<string, unknown>)[m] !== 'function',
+    );
+    expect(missing, 'PGlite methods used by pglite-prepared.ts').toEqual([]);
+    expect(typeof db.serializers).toBe('object');
+    expect(typeof db.parsers).toBe('object');
+    const { parse, protocol } = await import('@electric-sql/pglite');
+    expect([typeof parse.parseResults, typeof parse.parseDescribeStatementResults]).toEqual(['function', 'function']);
+    expect(['parse', 'describe', 'bind', 'execute', 'sync', 'close'].filter((m) => typeof (protocol.serialize as Record<string, unknown>)[m] !== 'function')).toEqual([]);
+    await db.close();
+  });
+});
 
 describe('PreparedPGlite', () => {
   let plain: PGlite;
