@@ -58,6 +58,9 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     },
     // The inline preview plays media served by this product; keep cross-origin isolation off.
     crossOriginEmbedderPolicy: false,
+    // Forms post to this site (sign out, the test checkout); with no-referrer they carry
+    // `Origin: null` and the Origin check refuses them. Other sites still get no referrer.
+    referrerPolicy: { policy: 'same-origin' },
     hsts: ctx.config.secureTransport,
   });
   await app.register(cookie, { secret: ctx.config.sessionSecret });

@@ -4,6 +4,7 @@ import type { ZApp } from '../app.js';
 import type { AppContext } from '../context.js';
 import { authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
 import { AppError, unauthorized } from '../errors.js';
+import { acceptFormButtons } from '../plugins/form-posts.js';
 import { toAuthUser } from '../services/entitlements.service.js';
 import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
 
@@ -76,9 +77,12 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
 
   // Signing out changes state, so it is a POST behind the Origin check; a GET (an old link, or a
   // cross-site image) only shows a page asking to confirm.
-  app.post('/api/logout', async (request, reply) => {
-    await request.session.destroy();
-    return reply.redirect('/', 303);
+  app.register(async (scope: ZApp) => {
+    acceptFormButtons(scope);
+    scope.post('/api/logout', async (request, reply) => {
+      await request.session.destroy();
+      return reply.redirect('/', 303);
+    });
   });
   app.get('/api/logout', async (_request, reply) => reply.type('text/html').send(logoutConfirmPage));
 }

@@ -11,6 +11,7 @@ import {
   subscriptionStatusResponse,
 } from '../../shared/contracts/index.js';
 import { renderTestCheckoutPage } from './test-checkout.page.js';
+import { acceptFormButtons } from '../plugins/form-posts.js';
 
 const checkoutParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Unknown checkout.') });
 
@@ -44,15 +45,12 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   // Test checkout: a page of this product standing in for PayPal's approval page. Its buttons are
   // plain forms (CSP allows no inline script) and redirect exactly as PayPal would.
   await app.register(async (scope: ZApp) => {
-    // The page's buttons are plain HTML forms; their (empty) bodies are not read.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, _body, done) => done(null, {}));
+    acceptFormButtons(scope);
     scope.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
       const checkout = billing.testCheckout.view(request.params.id);
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        // With helmet's no-referrer, form posts carry `Origin: null` and the Origin check refuses them.
-        .header('referrer-policy', 'same-origin')
         .send(renderTestCheckoutPage(checkout));
     });
     scope.post('/api/billing/test-checkout/:id/approve', { schema: { params: checkoutParams } }, async (request, reply) =>
