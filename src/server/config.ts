@@ -96,6 +96,14 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Groups of variables that must be set together (TRANSCRIBE_API_KEY is optional with its URL). */
+const ALL_OR_NONE: ReadonlyArray<ReadonlyArray<keyof Env>> = [
+  ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'],
+  ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'],
+  ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
+  ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'],
+];
+
 export interface Config extends Env {
   sessionSecret: string;
   publicUrl: string;
@@ -124,10 +132,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && Object.keys(e.UPSTREAM_HOST_MAP).length > 0) {
     throw new ConfigError('Invalid configuration: UPSTREAM_HOST_MAP is refused when NODE_ENV=production');
   }
-  const oidcParts = [e.OIDC_ISSUER_URL, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
-  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
-    const missing = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'][oidcParts.findIndex((p) => !p)];
-    throw new ConfigError(`Invalid configuration: ${missing} is required when any OIDC_* is set`);
+  // Settings that only work together: all of a group or none of it, checked here once.
+  for (const group of ALL_OR_NONE) {
+    const set = group.filter((k) => e[k] !== undefined);
+    if (set.length && set.length < group.length) {
+      const missing = group.find((k) => e[k] === undefined)!;
+      throw new ConfigError(`Invalid configuration: ${missing} is required when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`);
+    }
+  }
+  if (e.TRANSCRIBE_API_KEY && !e.TRANSCRIBE_API_URL) {
+    throw new ConfigError('Invalid configuration: TRANSCRIBE_API_URL is required when TRANSCRIBE_API_KEY is set');
   }
   if (isProduction && e.TEST_CHECKOUT === 'on') {
     throw new ConfigError('Invalid configuration: TEST_CHECKOUT=on is refused when NODE_ENV=production');

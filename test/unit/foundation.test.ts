@@ -21,6 +21,10 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must be a postgres/],
     [{ UPSTREAM_HOST_MAP: '{nope' }, /^Invalid configuration: UPSTREAM_HOST_MAP must be a JSON object/],
     [{ OIDC_ISSUER_URL: 'https://id.example.com' }, /OIDC_CLIENT_ID is required/],
+    [{ PAYPAL_CLIENT_SECRET: 'x' }, /PAYPAL_CLIENT_ID is required when PAYPAL_CLIENT_SECRET is set/],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'b' }, /S3_ACCESS_KEY_ID is required when S3_ENDPOINT, S3_BUCKET are set/],
+    [{ LLM_API_KEY: 'k' }, /LLM_BASE_URL is required when LLM_API_KEY is set/],
+    [{ TRANSCRIBE_API_KEY: 'k' }, /TRANSCRIBE_API_URL is required when TRANSCRIBE_API_KEY is set/],
     [{ NODE_ENV: 'production', SESSION_SECRET: '' }, /SESSION_SECRET is required in production/],
     [{ NODE_ENV: 'production', UPSTREAM_HOST_MAP: '{"www.tiktok.com":"http://127.0.0.1:1"}' }, /UPSTREAM_HOST_MAP is refused/],
   ])('refuses %o with one line naming the variable', (env, message) => {

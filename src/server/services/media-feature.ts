@@ -19,11 +19,8 @@ import type { MediaSource } from './media-source.js';
 const CLEANUP_EVERY_MS = 15 * 60 * 1000;
 
 export function createMediaStoreFromConfig(config: Config): MediaStore {
-  const s3 = [config.S3_ENDPOINT, config.S3_BUCKET, config.S3_ACCESS_KEY_ID, config.S3_SECRET_ACCESS_KEY];
-  if (s3.some(Boolean)) {
-    const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
-    const missing = names[s3.findIndex((v) => !v)];
-    if (missing) throw new Error(`Invalid configuration: ${missing} is required when any S3_* is set`);
+  // config.ts checked that the S3_* settings come all together or not at all.
+  if (config.S3_ENDPOINT) {
     return createS3Store({
       endpoint: config.S3_ENDPOINT!,
       bucket: config.S3_BUCKET!,

@@ -11,15 +11,9 @@ import { createBuiltinContentEngine } from './content-engine.builtin.js';
 import { createHashtagService } from './hashtag.service.js';
 import { createContentService } from './content.service.js';
 
-/** The language model is used only when base URL, key and model are all set. */
-export function llmFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS'>, logger: Pick<Logger, 'warn'>): LlmClient | null {
-  const parts = { LLM_BASE_URL: config.LLM_BASE_URL, LLM_API_KEY: config.LLM_API_KEY, LLM_MODEL: config.LLM_MODEL };
-  const missing = Object.entries(parts).filter(([, v]) => !v).map(([k]) => k);
-  if (missing.length === 3) return null;
-  if (missing.length > 0) {
-    logger.warn(`Language model disabled: ${missing.join(', ')} not set; hashtags and captions use the built-in engine.`);
-    return null;
-  }
+/** The language model when LLM_* is set (config.ts checked that all three come together). */
+export function llmFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS'>): LlmClient | null {
+  if (!config.LLM_BASE_URL || !config.LLM_API_KEY || !config.LLM_MODEL) return null;
   return createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL!, apiKey: config.LLM_API_KEY!, model: config.LLM_MODEL!, timeoutMs: config.LLM_TIMEOUT_MS });
 }
 
@@ -32,7 +26,7 @@ export function createTextToolsFeature(
   const nlp = createWinkAdapter();
   const builtinHashtags = createBuiltinHashtagEngine({ nlp, lexicon: HASHTAG_LEXICON });
   const builtinContent = createBuiltinContentEngine({ nlp, hashtags: builtinHashtags });
-  const llm = overrides.llm !== undefined ? overrides.llm : llmFromConfig(config, logger);
+  const llm = overrides.llm !== undefined ? overrides.llm : llmFromConfig(config);
   return {
     hashtags: createHashtagService({ builtin: builtinHashtags, llm, observations: deps.observations, logger }),
     content: createContentService({ builtin: builtinContent, llm, logger }),

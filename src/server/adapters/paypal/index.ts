@@ -1,7 +1,7 @@
 // Chooses the billing provider from configuration: PayPal when its credentials are set, the
 // built-in test checkout when config allows it (localhost PUBLIC_URL or TEST_CHECKOUT=on, never in
 // production), nothing otherwise (subscribing answers 503 billing.unavailable).
-import { ConfigError, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import { createPayPalClient, PAYPAL_API_BASES, type PayPalClient } from './paypal.client.js';
 import { createWebhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
 import { createTestCheckoutProvider, type TestCheckoutProvider } from './test-checkout.provider.js';
@@ -17,9 +17,9 @@ export interface BillingAdapters {
 
 /** The PayPal REST client from configuration, or null when PAYPAL_CLIENT_ID/SECRET are not set. */
 export function payPalClientFrom(config: Config): PayPalClient | null {
+  // config.ts checked that both come together.
   const { PAYPAL_CLIENT_ID: id, PAYPAL_CLIENT_SECRET: secret } = config;
-  if (!id && !secret) return null;
-  if (!id || !secret) throw new ConfigError(`Invalid configuration: ${id ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'} is required when the other is set`);
+  if (!id || !secret) return null;
   return createPayPalClient({
     apiBase: config.PAYPAL_API_BASE ?? PAYPAL_API_BASES[config.PAYPAL_ENV],
     clientId: id,
