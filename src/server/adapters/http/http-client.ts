@@ -40,6 +40,7 @@ import { releaseChunk } from './slabs.js';
 import { HttpClientError } from './http-errors.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
+import { mapUpstream } from './host-map.js';
 
 export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -118,18 +119,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
   const mapped = new Agent({ connect: { timeout: connectTimeout }, headersTimeout, bodyTimeout } as Agent.Options);
   const bulkPool = createBulkPool();
 
-  function mapTarget(url: URL): URL | null {
-    const host = normaliseHost(url.hostname);
-    let origin = hostMap[host];
-    if (!origin) {
-      const wildcard = Object.keys(hostMap)
-        .filter((k) => k.startsWith('*.') && (host === k.slice(2) || host.endsWith(k.slice(1))))
-        .sort((a, b) => b.length - a.length)[0];
-      origin = wildcard ? hostMap[wildcard] : '';
-    }
-    if (!origin) return null;
-    return new URL(url.pathname + url.search, origin);
-  }
+  const mapTarget = (url: URL) => mapUpstream(url, hostMap);
 
   function check(url: URL, o: RequestOptions): void {
     if (url.protocol !== 'https:' && !(o.allowHttp && url.protocol === 'http:')) throw blocked('Only https links are allowed.');

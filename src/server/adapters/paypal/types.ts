@@ -1,5 +1,6 @@
 // The subset of PayPal's Subscriptions API the billing service relies on. The built-in test
 // checkout implements the same interface and returns the same JSON shapes.
+import { mapUpstream, type HostMap } from '../http/host-map.js';
 
 /** PayPal `subscription_status`. */
 export type ProviderStatus = 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
@@ -58,13 +59,7 @@ export function approveLink(sub: ProviderSubscription): string | undefined {
 }
 
 /** Applies UPSTREAM_HOST_MAP (tests only; refused in production by config) to an outbound URL. */
-export function reroute(url: string, hostMap: Record<string, string>): string {
-  const u = new URL(url);
-  const target =
-    hostMap[u.host] ??
-    hostMap[u.hostname] ??
-    Object.entries(hostMap).find(([k]) => k.startsWith('*.') && (u.hostname === k.slice(2) || u.hostname.endsWith(k.slice(1))))?.[1];
-  if (!target) return url;
-  const t = new URL(target);
-  return `${t.origin}${u.pathname}${u.search}`;
+/** A PayPal URL re-routed by UPSTREAM_HOST_MAP (tests), with the one matcher every client uses. */
+export function reroute(url: string, hostMap: HostMap): string {
+  return mapUpstream(new URL(url), hostMap)?.href ?? url;
 }
