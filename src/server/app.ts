@@ -14,6 +14,7 @@ import { registerOriginGuard } from './plugins/origin-guard.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { limitConnectionsPerIp, registerNulGuard } from './plugins/input-guards.js';
 import { registerRoutes } from './routes/index.js';
+import { registerOpenApi } from './plugins/openapi.js';
 
 export type App = FastifyInstance;
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
   registerOriginGuard(app, { publicUrl: ctx.config.publicUrl, exempt: ['/api/webhooks/'] });
   app.decorateRequest('user', null);
 
+  await registerOpenApi(app, { publicUrl: ctx.config.publicUrl });
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx);
 
   const clientDir = opts.clientDir ?? path.resolve('dist/client');
