@@ -9,9 +9,16 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
+        // Pure functions and services with in-memory fakes: no server, no database server.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' },
+      },
+      {
+        resolve: { alias },
+        // The real app on PGlite and PostgreSQL with fakes on 127.0.0.1; attacks that once got
+        // through (security); our own faults under traffic (reliability).
         test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/security/**/*.test.ts', 'test/reliability/**/*.test.ts'],
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/security/**/*.test.ts', 'test/reliability/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
