@@ -52,6 +52,7 @@ describe('guarded client', () => {
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/to-loopback') return res.writeHead(302, { location: `${origin}/secret` }).end();
       if (req.url === '/to-metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      if (req.url === '/to-internal') return res.writeHead(302, { location: 'https://internal.example-platform.com/latest/meta-data' }).end();
       if (req.url === '/big') return res.end(Buffer.alloc(2_000_000, 97));
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
       res.end(JSON.stringify({ host: req.headers.host, cookie: req.headers.cookie ?? null }));
@@ -85,9 +86,24 @@ describe('guarded client', () => {
     expect(hits).toBe(before);
   });
 
-  it('re-checks every redirect: loopback and metadata targets are refused', async () => {
+  it('re-checks every redirect: hosts off the allow-list are refused', async () => {
     await expect(client().request('https://www.example-platform.com/to-loopback', { allow })).rejects.toMatchObject({ code: 'upstream.blocked' });
     await expect(client().request('https://www.example-platform.com/to-metadata', { allow, allowHttp: true })).rejects.toMatchObject({ code: 'upstream.blocked' });
+  });
+
+  it('re-checks every redirect: an allowed host whose address is private is refused', async () => {
+    // Only www is mapped to the local server; the redirect's target passes the allow-list, so only
+    // the private-address check (at connect time, on the DNS answer) can stop it.
+    const c = createHttpClient({
+      hostMap: { 'www.example-platform.com': origin },
+      lookup: async (host) => [{ address: host === 'internal.example-platform.com' ? '169.254.169.254' : '93.184.216.34', family: 4 }],
+    });
+    const before = hits;
+    await expect(c.request('https://www.example-platform.com/to-internal', { allow })).rejects.toMatchObject({
+      code: 'upstream.blocked',
+      message: 'This link points to a private address.',
+    });
+    expect(hits).toBe(before + 1); // the first hop was served; the redirect never connected
   });
 
   it('stops redirect loops', async () => {
