@@ -7,7 +7,6 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { createPayPalClient } from '../../src/server/adapters/paypal/paypal.client.js';
 import { FAKE_CERT_HOST, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePayPal, type FakePayPal } from '../fakes/fake-paypal.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
   let t: TestApp;
@@ -138,9 +137,10 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
       // A second cancel (PayPal would answer 422) is still a success.
       expect((await c.post('/api/subscription/cancel')).status).toBe(200);
       const paidThrough = Date.parse(s.subscription.paidThrough);
-      await sleep(Math.max(0, paidThrough - Date.now()) + 300);
+      // Pro ends by itself at the paid-through date: no request, job or webhook turns it off.
+      await expect.poll(async () => (await status(c)).isProUser, { timeout: Math.max(0, paidThrough - Date.now()) + 5_000, interval: 100 }).toBe(false);
+      expect(Date.now()).toBeGreaterThanOrEqual(paidThrough);
       const after = await status(c);
-      expect(after.isProUser).toBe(false);
       expect(after.subscription.cancelAtPeriodEnd).toBe(false);
       expect((await (await c.get('/api/auth/user')).json()).isPro).toBe(false);
       await expect(t.ctx.guards.pro({ user: await t.ctx.repos.users.findById(c.userId) } as never)).rejects.toMatchObject({
@@ -269,7 +269,9 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     try {
       const c = await t.signUp();
       const { id } = await subscribe(c);
-      await sleep(1700); // the paid period is over; the renewal fails
+      // The paid period runs out (1.5 s cycles); then the renewal fails.
+      const paidThrough = Date.parse((await status(c)).subscription.paidThrough);
+      await expect.poll(() => Date.now(), { timeout: 5_000, interval: 50 }).toBeGreaterThan(paidThrough);
       fake.renew(id, 'failed');
       await fake.deliver();
       expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active' });
