@@ -7,6 +7,7 @@ import { createUsersRepository } from './db/repositories/users.repository.js';
 import { createSessionsRepository } from './db/repositories/sessions.repository.js';
 import { createAuthService } from './services/auth.service.js';
 import { createAdminService } from './services/admin.service.js';
+import { createRateLimits } from './lib/rate-limits.js';
 import { createPreviewService } from './services/preview.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
@@ -90,8 +91,9 @@ export function createContext(config: Config, database: Database, logger: Logger
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
   const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
+  const limits = createRateLimits(config);
   const services = {
-    auth: createAuthService({ users: repos.users }),
+    auth: createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail }),
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
@@ -100,7 +102,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
-    billing: createBillingService({ billing: repos.billing, users: repos.users, ...adapters.billing, publicUrl: config.publicUrl, logger }),
+    billing: createBillingService({ billing: repos.billing, users: repos.users, ...adapters.billing, publicUrl: config.publicUrl, logger, limiter: limits.billingCallsPerUser }),
     blog: createBlogService({ posts: repos.blogPosts }),
     trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
     trendsAnalysis,
@@ -123,7 +125,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   videoObservers.push(trendsObservations.record);
   background.push(...trendsCollectors.jobs);
   background.push({ name: 'http-client', start() {}, stop: () => adapters.http.close() });
-  return { config, database, db, logger, repos, adapters, services, guards, videoObservers, background };
+  return { config, database, db, logger, repos, adapters, services, guards, limits, videoObservers, background };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

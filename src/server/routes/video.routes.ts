@@ -5,32 +5,25 @@ import { z } from 'zod';
 import type { ZApp } from '../app.js';
 import type { AppContext } from '../context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
-import { AppError } from '../errors.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
-import { RateLimiter } from '../lib/rate-limiter.js';
+import { rateLimited } from '../lib/rate-limits.js';
 import { sendRelayed } from '../lib/send-relayed.js';
 import { isPro } from '../services/entitlements.service.js';
 
-const tooMany = (seconds: number) =>
-  new AppError(429, 'rate_limited', 'Too many requests. Please slow down and try again shortly.', {}, { 'retry-after': String(seconds) });
-
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
-  // Signed out: per IP. Signed in: per account (an office behind one IP is not one person).
-  const anonymousLimiter = new RateLimiter(ctx.config.VIDEO_INFO_PER_MINUTE, 60_000);
-  const userLimiter = new RateLimiter(ctx.config.VIDEO_INFO_PER_MINUTE * 3, 60_000);
-  const mediaLimiter = new RateLimiter(240, 60_000);
+  const { lookupsPerIp, lookupsPerUser, mediaPerCaller } = ctx.limits;
 
   async function limitLookups(request: FastifyRequest) {
     const user = await ctx.guards.currentUser(request);
-    const wait = user ? userLimiter.hit(`u:${user.id}`) : anonymousLimiter.hit(`ip:${request.ip}`);
-    if (wait) throw tooMany(wait);
+    const wait = user ? lookupsPerUser.hit(`u:${user.id}`) : lookupsPerIp.hit(`ip:${request.ip}`);
+    if (wait) throw rateLimited(wait);
   }
 
   /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
   async function limitMediaById(request: FastifyRequest, id: string, key: string) {
-    const wait = mediaLimiter.hit(key);
-    if (wait) throw tooMany(wait);
+    const wait = mediaPerCaller.hit(key);
+    if (wait) throw rateLimited(wait);
     if (!video.isCached(id)) await limitLookups(request);
   }
 

@@ -3,7 +3,8 @@ import argon2 from 'argon2';
 import { AppError, conflict } from '../errors.js';
 import type { RegisterRequest, LoginRequest } from '../../shared/contracts/index.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
-import { RateLimiter } from '../lib/rate-limiter.js';
+import type { RateLimiter } from '../lib/rate-limiter.js';
+import { rateLimited } from '../lib/rate-limits.js';
 
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -13,28 +14,21 @@ export function hashPassword(password: string): Promise<string> {
 
 export interface AuthServiceDeps {
   users: UsersRepository;
-  /** Attempts per IP and per (IP, email); replaceable in tests. */
-  ipLimiter?: RateLimiter;
-  emailLimiter?: RateLimiter;
+  /** Attempts per IP and per (IP, email): ctx.limits.signInsPerIp / signInsPerIpAndEmail. */
+  ipLimiter: RateLimiter;
+  emailLimiter: RateLimiter;
 }
 
 const invalidCredentials = () =>
   new AppError(401, 'auth.invalid_credentials', 'Incorrect email or password.');
 
 const tooManyAttempts = (retryAfter: number) =>
-  new AppError(
-    429,
-    'auth.rate_limited',
-    'Too many sign-in attempts. Please wait a few minutes and try again.',
-    {},
-    { 'retry-after': String(retryAfter) },
-  );
+  rateLimited(retryAfter, 'auth.rate_limited', 'Too many sign-in attempts. Please wait a few minutes and try again.');
 
 export function createAuthService(deps: AuthServiceDeps) {
   // Wrong passwords for one email count per (IP, email): an attacker elsewhere cannot lock the
   // owner out of their own account; each IP also has its own ceiling across emails.
-  const ipLimiter = deps.ipLimiter ?? new RateLimiter(30, 15 * 60_000);
-  const emailLimiter = deps.emailLimiter ?? new RateLimiter(10, 15 * 60_000);
+  const { ipLimiter, emailLimiter } = deps;
   const emailKey = (ip: string, email: string) => `email:${ip}|${email.toLowerCase()}`;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());

@@ -2,7 +2,8 @@
 // (PayPal or the built-in test checkout) is always re-read; nothing a browser sends grants Pro.
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
-import { RateLimiter } from '../lib/rate-limiter.js';
+import type { RateLimiter } from '../lib/rate-limiter.js';
+import { rateLimited } from '../lib/rate-limits.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import type { BillingRepository } from '../db/repositories/billing.repository.js';
 import { CREATING } from '../db/repositories/billing.repository.js';
@@ -23,6 +24,8 @@ export interface BillingDeps {
   testCheckout?: TestCheckoutProvider | null;
   publicUrl: string;
   logger: Logger;
+  /** Subscription calls per account (ctx.limits.billingCallsPerUser). */
+  limiter: RateLimiter;
   now?: () => Date;
 }
 
@@ -37,10 +40,9 @@ export function createBillingService(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.logger.child({ component: 'billing' });
   // Each create/confirm/cancel calls the provider: a per-account ceiling keeps a script from using us to hammer it.
-  const limiter = new RateLimiter(30, 60_000);
   function limit(user: User) {
-    const wait = limiter.hit(user.id);
-    if (wait) throw new AppError(429, 'billing.rate_limited', 'Too many subscription requests. Please wait a minute and try again.', {}, { 'retry-after': String(wait) });
+    const wait = deps.limiter.hit(user.id);
+    if (wait) throw rateLimited(wait, 'billing.rate_limited', 'Too many subscription requests. Please wait a minute and try again.');
   }
 
   function requireProvider(): BillingProvider {

@@ -1,0 +1,37 @@
+// Every rate limit of the product, in one place: what is counted, how many per window. Each is a
+// RateLimiter in this process's memory (decision 0004); services and routes take theirs from
+// ctx.limits instead of building their own.
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { RateLimiter } from './rate-limiter.js';
+
+const MINUTE = 60_000;
+
+export function rateLimitRules(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>) {
+  return {
+    /** Video lookups (POST /api/video/info, media of an id not looked up lately) per IP, signed out. */
+    lookupsPerIp: { limit: config.VIDEO_INFO_PER_MINUTE, windowMs: MINUTE },
+    /** The same per account, signed in (an office behind one IP is not one person). */
+    lookupsPerUser: { limit: config.VIDEO_INFO_PER_MINUTE * 3, windowMs: MINUTE },
+    /** Preview and thumbnail requests per caller. */
+    mediaPerCaller: { limit: 240, windowMs: MINUTE },
+    /** Sign-in and sign-up attempts per IP. */
+    signInsPerIp: { limit: 30, windowMs: 15 * MINUTE },
+    /** Wrong passwords per (IP, email): nobody elsewhere can lock the owner out. */
+    signInsPerIpAndEmail: { limit: 10, windowMs: 15 * MINUTE },
+    /** Subscription create/confirm/cancel per account (each calls PayPal). */
+    billingCallsPerUser: { limit: 30, windowMs: MINUTE },
+  } as const;
+}
+
+export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLimiter>;
+
+export function createRateLimits(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>): RateLimits {
+  const rules = rateLimitRules(config);
+  return Object.fromEntries(Object.entries(rules).map(([name, r]) => [name, new RateLimiter(r.limit, r.windowMs)])) as RateLimits;
+}
+
+/** The 429 every limit answers with, its code and message per feature. */
+export function rateLimited(seconds: number, code = 'rate_limited', message = 'Too many requests. Please slow down and try again shortly.'): AppError {
+  return new AppError(429, code, message, {}, { 'retry-after': String(seconds) });
+}
