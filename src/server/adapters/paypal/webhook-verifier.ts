@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { reroute } from './types.js';
+import { LRUCache } from 'lru-cache';
 import { RateLimiter } from '../../lib/rate-limiter.js';
 
 export interface WebhookHeaders {
@@ -62,7 +63,7 @@ export function signedString(h: Required<Pick<WebhookHeaders, 'transmissionId' |
 }
 
 export function createWebhookVerifier(opts: WebhookVerifierOptions) {
-  const certs = new Map<string, Promise<crypto.X509Certificate>>();
+  const certs = new LRUCache<string, Promise<crypto.X509Certificate>>({ max: MAX_CACHED_CERTS });
   const fetches = new RateLimiter(CERT_FETCHES_PER_MINUTE, 60_000);
   const maxSkew = opts.maxSkewMs ?? 60 * 60 * 1000;
   const now = opts.now ?? Date.now;
@@ -83,15 +84,10 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
    */
   function certificate(certUrl: string): Promise<crypto.X509Certificate> {
     let p = certs.get(certUrl);
-    if (p) {
-      certs.delete(certUrl);
-      certs.set(certUrl, p);
-      return p;
-    }
+    if (p) return p;
     if (fetches.hit('cert')) return Promise.reject(new Error('too many certificate downloads'));
     p = download(certUrl);
     certs.set(certUrl, p);
-    if (certs.size > MAX_CACHED_CERTS) certs.delete(certs.keys().next().value!);
     p.catch(() => certs.delete(certUrl));
     return p;
   }
