@@ -32,6 +32,12 @@ describe('cookie jar', () => {
     expect(jar.headerFor('https://evil.com/')).toBeUndefined();
     expect(CookieJar.from(JSON.parse(JSON.stringify(jar.toJSON()))).get('tt_chain_token')).toBe('abc');
   });
+  it('refuses cookies for a public suffix (public-suffix list), keeps them for the site', () => {
+    const jar = new CookieJar();
+    jar.setFromResponse('https://shop.example.co.uk/', ['wide=1; Domain=co.uk', 'site=2; Domain=example.co.uk']);
+    expect(jar.headerFor('https://other.co.uk/')).toBeUndefined();
+    expect(jar.headerFor('https://www.example.co.uk/')).toBe('site=2');
+  });
   it('drops expired cookies', () => {
     let now = 1_000_000;
     const jar = new CookieJar(() => now);
