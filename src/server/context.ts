@@ -7,6 +7,7 @@ import { createUsersRepository } from './db/repositories/users.repository.js';
 import { createSessionsRepository } from './db/repositories/sessions.repository.js';
 import { createAuthService } from './services/auth.service.js';
 import { createAdminService } from './services/admin.service.js';
+import { createOidcLoginService } from './services/oidc-login.service.js';
 import { createRateLimits } from './lib/rate-limits.js';
 import { createPreviewService } from './services/preview.service.js';
 import { createGuards } from './plugins/guards.js';
@@ -92,8 +93,10 @@ export function createContext(config: Config, database: Database, logger: Logger
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
   const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
   const limits = createRateLimits(config);
+  const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
   const services = {
-    auth: createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail }),
+    auth,
+    oidcLogin: adapters.oidc ? createOidcLoginService({ oidc: adapters.oidc, auth, callbackUrl: `${config.publicUrl}/api/callback`, logger }) : null,
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,

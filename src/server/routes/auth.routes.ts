@@ -9,9 +9,8 @@ import { toAuthUser } from '../services/entitlements.service.js';
 import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
 
 export function authRoutes(app: ZApp, ctx: AppContext) {
-  const { auth } = ctx.services;
+  const { auth, oidcLogin } = ctx.services;
   const oidc = ctx.adapters.oidc;
-  const callbackUrl = `${ctx.config.publicUrl}/api/callback`;
 
   app.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request) => {
     const user = await ctx.guards.currentUser(request);
@@ -35,43 +34,28 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
   });
 
   app.get('/api/login', async (request, reply) => {
-    if (!oidc) return reply.redirect('/sign-in');
-    try {
-      const { url, login } = await oidc.start(callbackUrl);
-      request.session.data.oidc = login;
-      await request.session.save();
-      return reply.redirect(url);
-    } catch (err) {
-      request.log.warn({ err }, 'oidc start failed');
-      return reply.redirect('/sign-in?error=provider_unavailable');
-    }
+    if (!oidcLogin) return reply.redirect('/sign-in');
+    const started = await oidcLogin.start();
+    if (!started) return reply.redirect('/sign-in?error=provider_unavailable');
+    request.session.data.oidc = started.login;
+    await request.session.save();
+    return reply.redirect(started.url);
   });
 
   app.get(
     '/api/callback',
     { schema: { querystring: z.object({ error: z.string().optional() }).loose() } },
     async (request, reply) => {
+      if (!oidcLogin) return reply.redirect('/sign-in');
       const login = request.session.data.oidc as OidcLoginState | undefined;
-      if (!oidc) return reply.redirect('/sign-in');
       delete request.session.data.oidc;
-      if (request.query.error) {
-        // The person cancelled at the provider (access_denied) or the provider refused.
-        if (request.session.id) await request.session.save();
-        return reply.redirect(`/sign-in?error=${request.query.error === 'access_denied' ? 'cancelled' : 'failed'}`);
-      }
-      if (!login) return reply.redirect('/sign-in?error=expired');
-      try {
-        const claims = await oidc.finish(new URL(request.url, ctx.config.publicUrl), login);
-        const user = await auth.upsertFromClaims(oidc.issuer, claims);
-        await request.session.regenerate({ userId: user.id });
+      const outcome = await oidcLogin.finish(new URL(request.url, ctx.config.publicUrl), login, request.query.error);
+      if ('user' in outcome) {
+        await request.session.regenerate({ userId: outcome.user.id });
         return reply.redirect('/');
-      } catch (err) {
-        // Only the reason is logged: the error's details hold codes and tokens.
-        const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : 'oidc failure';
-        request.log.warn({ reason, code: (err as { code?: string }).code }, 'oidc callback refused');
-        await request.session.save();
-        return reply.redirect('/sign-in?error=failed');
       }
+      if (request.session.id) await request.session.save();
+      return reply.redirect(`/sign-in?error=${outcome.failed}`);
     },
   );
 
