@@ -9,6 +9,8 @@ import { createAuthService } from './services/auth.service.js';
 import { createAdminService } from './services/admin.service.js';
 import { createOidcLoginService } from './services/oidc-login.service.js';
 import { createRateLimits } from './lib/rate-limits.js';
+import { createPostgresStore, MemoryStore } from './lib/rate-limiter.js';
+import { createRateLimitsRepository } from './db/repositories/rate-limits.repository.js';
 import { createPreviewService } from './services/preview.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
@@ -92,7 +94,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
   const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
-  const limits = createRateLimits(config);
+  // One node (PGlite) counts in memory; nodes sharing PostgreSQL count in it, so limits hold across nodes.
+  const limits = createRateLimits(config, database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore());
   const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
   const services = {
     auth,

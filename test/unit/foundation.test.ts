@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
-import { RateLimiter } from '../../src/server/lib/rate-limiter.js';
+import { MemoryStore, RateLimiter } from '../../src/server/lib/rate-limiter.js';
 import { maskUrl } from '../../src/server/plugins/request-log.js';
 import { subscriptionStatusOf, isPro } from '../../src/server/services/entitlements.service.js';
 import { formatAge, formatDuration, formatFileSize, formatNumber } from '../../src/client/lib/format.js';
@@ -38,14 +38,14 @@ describe('configuration', () => {
 });
 
 describe('rate limiter', () => {
-  it('allows the limit per window, then asks to wait, then resets', () => {
+  it('allows the limit per window, then asks to wait, then resets', async () => {
     let now = 0;
-    const rl = new RateLimiter(2, 1000, () => now);
-    expect([rl.hit('k'), rl.hit('k')]).toEqual([0, 0]);
-    expect(rl.hit('k')).toBe(1);
-    expect(rl.hit('other')).toBe(0);
+    const rl = new RateLimiter('test', 2, 1000, new MemoryStore(), () => now);
+    expect([await rl.hit('k'), await rl.hit('k')]).toEqual([0, 0]);
+    expect(await rl.hit('k')).toBe(1);
+    expect(await rl.hit('other')).toBe(0);
     now = 1000;
-    expect(rl.hit('k')).toBe(0);
+    expect(await rl.hit('k')).toBe(0);
   });
 });
 

@@ -95,6 +95,20 @@ export const tiktokAuth = pgTable('tiktok_auth', {
   updatedAt: updatedAt(),
 });
 
+// ---------------------------------------------------------------- rate limits
+// One row per (limit key, fixed window) when several app nodes share PostgreSQL: every node
+// counts against the same numbers (lib/rate-limiter.ts, decision 0004).
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    key: varchar('key', { length: 400 }).notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull().default(0),
+    resetAt: bigint('reset_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limit_windows_reset').on(t.resetAt)],
+);
+
 // ---------------------------------------------------------------- downloads
 export const downloads = pgTable(
   'downloads',

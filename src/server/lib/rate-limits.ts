@@ -1,9 +1,9 @@
-// Every rate limit of the product, in one place: what is counted, how many per window. Each is a
-// RateLimiter in this process's memory (decision 0004); services and routes take theirs from
-// ctx.limits instead of building their own.
+// Every rate limit of the product, in one place: what is counted, how many per window. Services
+// and routes take theirs from ctx.limits; the counters live in one store (memory for one node,
+// PostgreSQL shared by every node: decision 0004).
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { RateLimiter } from './rate-limiter.js';
+import { MemoryStore, RateLimiter, type RateLimitStore } from './rate-limiter.js';
 
 const MINUTE = 60_000;
 
@@ -26,9 +26,10 @@ export function rateLimitRules(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>) {
 
 export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLimiter>;
 
-export function createRateLimits(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>): RateLimits {
+/** Every limit over one store: memory for one node, PostgreSQL shared by many (context.ts). */
+export function createRateLimits(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>, store: RateLimitStore = new MemoryStore()): RateLimits {
   const rules = rateLimitRules(config);
-  return Object.fromEntries(Object.entries(rules).map(([name, r]) => [name, new RateLimiter(r.limit, r.windowMs)])) as RateLimits;
+  return Object.fromEntries(Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)])) as RateLimits;
 }
 
 /** The 429 every limit answers with, its code and message per feature. */

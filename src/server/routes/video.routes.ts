@@ -16,13 +16,13 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
 
   async function limitLookups(request: FastifyRequest) {
     const user = await ctx.guards.currentUser(request);
-    const wait = user ? lookupsPerUser.hit(`u:${user.id}`) : lookupsPerIp.hit(`ip:${request.ip}`);
+    const wait = await (user ? lookupsPerUser.hit(`u:${user.id}`) : lookupsPerIp.hit(`ip:${request.ip}`));
     if (wait) throw rateLimited(wait);
   }
 
   /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
   async function limitMediaById(request: FastifyRequest, id: string, key: string) {
-    const wait = mediaPerCaller.hit(key);
+    const wait = await mediaPerCaller.hit(key);
     if (wait) throw rateLimited(wait);
     if (!video.isCached(id)) await limitLookups(request);
   }

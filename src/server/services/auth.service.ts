@@ -33,14 +33,15 @@ export function createAuthService(deps: AuthServiceDeps) {
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
-  function checkLimits(ip: string, email?: string) {
-    const wait = Math.max(ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(emailKey(ip, email)) : 0);
+  async function checkLimits(ip: string, email?: string) {
+    const [byIp, byEmail] = await Promise.all([ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(emailKey(ip, email)) : 0]);
+    const wait = Math.max(byIp, byEmail);
     if (wait > 0) throw tooManyAttempts(wait);
   }
 
   return {
     async register(input: RegisterRequest, ip: string): Promise<User> {
-      checkLimits(ip);
+      await checkLimits(ip);
       const hash = await hashPassword(input.password);
       const user = await deps.users.createWithPassword(
         { email: input.email, firstName: input.firstName || null, lastName: input.lastName || null },
@@ -51,12 +52,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(input: LoginRequest, ip: string): Promise<User> {
-      checkLimits(ip, input.email);
+      await checkLimits(ip, input.email);
       const user = input.email ? await deps.users.findByEmail(input.email) : undefined;
       const hash = user ? await deps.users.getPasswordHash(user.id) : undefined;
       const ok = await argon2.verify(hash ?? (await dummyHash), input.password).catch(() => false);
       if (!user || !hash || !ok) throw invalidCredentials();
-      emailLimiter.reset(emailKey(ip, input.email));
+      await emailLimiter.reset(emailKey(ip, input.email));
       return user;
     },
 

@@ -40,8 +40,8 @@ export function createBillingService(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
   const log = deps.logger.child({ component: 'billing' });
   // Each create/confirm/cancel calls the provider: a per-account ceiling keeps a script from using us to hammer it.
-  function limit(user: User) {
-    const wait = deps.limiter.hit(user.id);
+  async function limit(user: User) {
+    const wait = await deps.limiter.hit(user.id);
     if (wait) throw rateLimited(wait, 'billing.rate_limited', 'Too many subscription requests. Please wait a minute and try again.');
   }
 
@@ -109,7 +109,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function create(user: User): Promise<SubscriptionCreateResponse> {
     const provider = requireProvider();
-    limit(user);
+    await limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     const alreadyPaying = current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
     if (user.proGranted || alreadyPaying || (isPro(user, now()) && !current?.cancelAtPeriodEnd)) {
@@ -153,7 +153,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function confirm(user: User, subscriptionId: string): Promise<SubscriptionConfirmResponse> {
     const provider = requireProvider();
-    limit(user);
+    await limit(user);
     const snap = await fetchSnapshot(subscriptionId);
     if (!snap) throw new AppError(404, 'billing.subscription_not_found', 'We could not find this subscription.');
     if (snap.custom_id !== user.id || snap.plan_id !== provider.planId) {
@@ -172,7 +172,7 @@ export function createBillingService(deps: BillingDeps) {
 
   async function cancel(user: User): Promise<{ success: boolean; message: string }> {
     const provider = requireProvider();
-    limit(user);
+    await limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     if (current?.status === 'CANCELLED' && current.cancelAtPeriodEnd) {
       return { success: true, message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.' };

@@ -64,7 +64,8 @@ export function signedString(h: Required<Pick<WebhookHeaders, 'transmissionId' |
 
 export function createWebhookVerifier(opts: WebhookVerifierOptions) {
   const certs = new LRUCache<string, Promise<crypto.X509Certificate>>({ max: MAX_CACHED_CERTS });
-  const fetches = new RateLimiter(CERT_FETCHES_PER_MINUTE, 60_000);
+  // Per process on purpose: it bounds what this node downloads, whatever the other nodes do.
+  const fetches = new RateLimiter('webhookCertFetches', CERT_FETCHES_PER_MINUTE, 60_000);
   const maxSkew = opts.maxSkewMs ?? 60 * 60 * 1000;
   const now = opts.now ?? Date.now;
 
@@ -82,11 +83,11 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
    * Cached by URL (PayPal rotates the URL with the certificate), the least recently used dropped
    * beyond MAX_CACHED_CERTS; a failed download is not cached; new downloads are rate-limited.
    */
-  function certificate(certUrl: string): Promise<crypto.X509Certificate> {
+  async function certificate(certUrl: string): Promise<crypto.X509Certificate> {
     let p = certs.get(certUrl);
     if (p) return p;
-    if (fetches.hit('cert')) return Promise.reject(new Error('too many certificate downloads'));
-    p = download(certUrl);
+    if (await fetches.hit('cert')) throw new Error('too many certificate downloads');
+    p = certs.get(certUrl) ?? download(certUrl); // another delivery may have started it meanwhile
     certs.set(certUrl, p);
     p.catch(() => certs.delete(certUrl));
     return p;
