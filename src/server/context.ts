@@ -12,6 +12,7 @@ import { createRateLimits } from './lib/rate-limits.js';
 import { createPostgresStore, MemoryStore } from './lib/rate-limiter.js';
 import { createRateLimitsRepository } from './db/repositories/rate-limits.repository.js';
 import { createPreviewService } from './services/preview.service.js';
+import { createRemuxService } from './services/remux.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
@@ -103,7 +104,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
-    downloads: createDownloadService({ video, quota, downloads: repos.downloads, logger }),
+    downloads: createDownloadService({ video, quota, remux: createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results }), downloads: repos.downloads, logger }),
     mediaResults: mediaFeature.results,
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,

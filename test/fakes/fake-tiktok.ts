@@ -50,6 +50,11 @@ export interface AddVideoOptions {
   bytesPerSecond?: number;
   stats?: { playCount?: number; diggCount?: number };
   duration?: number;
+  /**
+   * Real HEVC video-only gears and AAC sound tracks (cookie-guarded like every CDN file), keyed
+   * by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
+   */
+  hevc?: { gears: Record<string, string | null>; sounds: Array<string | null> };
 }
 
 export interface Transfer { path: string; status: number; bytesSent: number; completed: boolean; aborted: boolean }
@@ -129,6 +134,28 @@ export async function startFakeTikTok() {
     }
   }
 
+  /** Serves real HEVC gears and sound tracks (sizes from the files); null entries are 404s. */
+  function registerHevc(item: any, hevc: NonNullable<AddVideoOptions['hevc']>, bytesPerSecond?: number) {
+    const put = (urls: string[], file: string | null, contentType: string) => {
+      for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
+        const p = new URL(u).pathname;
+        if (file) served.set(p, { media: { file }, contentType, cookieRule: true, bytesPerSecond });
+        else served.delete(p);
+      }
+    };
+    for (const gear of item.video.bitrateInfo) {
+      if (!String(gear.CodecType).includes('h265')) continue;
+      const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
+      if (!(quality in hevc.gears)) continue;
+      const file = hevc.gears[quality];
+      put(gear.PlayAddr.UrlList, file, 'video/mp4');
+      if (file) gear.PlayAddr.DataSize = String(fs.statSync(file).size);
+    }
+    // Tracks in the order the mapper ranks them (highest Bitrate first).
+    const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort((a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate));
+    tracks.forEach((a: any, i: number) => put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4'));
+  }
+
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
   pages.set(FIXTURE_ID, () => ({ status: 200, html: fixtureHtml }));
 
@@ -158,6 +185,7 @@ export async function startFakeTikTok() {
     item.music.playUrl = `https://v16m.tiktokcdn-us.com/fake/${id}/music/?a=1233&mime_type=audio_mpeg`;
     item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({ UrlExpire: String(expire), Size: String(s.vtt.length), LanguageCodeName: s.lang, Url: `https://v16m-webapp.tiktokcdn-us.com/fake/${id}/sub-${s.lang}/?mime_type=video_mp4`, Format: 'webvtt', Version: '1:big_caption', Source: 'ASR' }));
     registerItemMedia(item, media, music, o.cutAfterBytes, new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])), o.bytesPerSecond);
+    if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;

@@ -114,3 +114,20 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
     for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
   return r.length ? d[r.length][h.length] / r.length : h.length ? 1 : 0;
 }
+
+/** A video-only HEVC MP4 like TikTok's 1080p/720p DASH gears (no sound track). */
+export function hevcVideoOnly(width: number, height: number, seconds: number): string {
+  return make(`hevc:${width}x${height}:${seconds}`, 'mp4', (out) =>
+    ff([
+      '-f', 'lavfi', '-i', `testsrc2=duration=${seconds}:size=${width}x${height}:rate=10`,
+      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p', '-tag:v', 'hev1', '-an', out,
+    ]),
+  );
+}
+
+/** A sound-only AAC MP4 like TikTok's `bitrateAudioInfo` tracks. */
+export function aacSound(seconds: number, frequency = 660): string {
+  return make(`aac:${seconds}:${frequency}`, 'm4a', (out) =>
+    ff(['-f', 'lavfi', '-i', `sine=frequency=${frequency}:duration=${seconds}:sample_rate=44100`, '-c:a', 'aac', '-b:a', '96k', '-vn', out]),
+  );
+}

@@ -1,6 +1,7 @@
 // Downloads: look the video up (cached), reserve a quota slot, stream the CDN file through without
-// buffering it, commit the slot once every byte was delivered, release it on any failure
-// (upstream cut, client gone). History: the newest 20, and clearing hides rows only.
+// buffering it (or, for HEVC 1080p/720p, the remuxed file from the store), commit the slot once
+// every byte was delivered, release it on any failure (upstream cut, client gone). History: the
+// newest 20, and clearing hides rows only.
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
@@ -8,7 +9,11 @@ import type { RecentDownload } from '../../shared/contracts/index.js';
 import type { DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
-import { quotaExhausted, type QuotaService } from './quota.service.js';
+import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
+import { isGone, type RemuxService } from './remux.service.js';
+import { AppError } from '../errors.js';
+import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
+import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
 import type { VideoService } from './video.service.js';
 import { MeteredBody } from './metered-body.js';
 
@@ -21,33 +26,94 @@ export interface DownloadStream {
   release(chunk: Buffer): void;
 }
 
-/** ASCII-only, header-safe file name: tiktok-<author>-<id>.mp4 */
-export function downloadFileName(author: string, id: string): string {
+/** ASCII-only, header-safe file name: tiktok-<author>-<id>.mp4, or tiktok-<author>-<id>-1080p.mp4 for HEVC. */
+export function downloadFileName(author: string, id: string, quality?: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}.mp4`;
+  const suffix = quality && /^\d+p$/.test(quality) ? `-${quality}` : '';
+  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}${suffix}.mp4`;
 }
 
-export function createDownloadService(deps: { video: VideoService; quota: QuotaService; downloads: DownloadsRepository; logger: Logger }) {
+export function createDownloadService(deps: { video: VideoService; quota: QuotaService; remux: RemuxService; downloads: DownloadsRepository; logger: Logger }) {
+  /** The response: the file passed through, its slot committed when the last byte goes (decision 0102). */
+  function metered(reservation: Reservation, file: { stream: Readable; length: number | null; contentType: string; release(chunk: Buffer): void }, name: string, quality: string): DownloadStream {
+    let resolveSettled!: (ok: boolean) => void;
+    const settled = new Promise<boolean>((r) => (resolveSettled = r));
+    const body = new MeteredBody(file.stream, file.length, {
+      commit: (bytes) => reservation.commit(bytes).then(resolveSettled),
+      // Upstream cut, client disconnect or timeout: the slot goes back.
+      release: (bytes) =>
+        reservation.release(bytes).then(
+          () => resolveSettled(false),
+          (e) => {
+            deps.logger.error({ err: e }, 'download release failed');
+            resolveSettled(false);
+          },
+        ),
+    });
+    const headers: Record<string, string> = {
+      'content-type': file.contentType.startsWith('video/') ? file.contentType : 'video/mp4',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      // Which option was sent: a sharper gear TikTok would not give falls back (decision 0014).
+      'x-video-quality': quality,
+    };
+    if (file.length !== null) headers['content-length'] = String(file.length);
+    return { headers, body, settled, release: file.release };
+  }
+
+  /**
+   * HEVC 1080p/720p with its sound: remuxed (or taken from the store), else the next sharper HEVC
+   * option, else the best H.264 file. Never a silent file, never the watermarked one.
+   */
+  async function remuxed(reservation: Reservation, video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<DownloadStream> {
+    const options = video.video.options;
+    const chain = options.filter((o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0));
+    const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
+    try {
+      for (const candidate of chain) {
+        try {
+          const file = await deps.remux.open(video, candidate, signal);
+          return metered(reservation, { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined }, name(candidate.quality), candidate.quality);
+        } catch (err) {
+          if (signal?.aborted || !isGone(err)) throw err;
+          deps.logger.warn({ videoId: video.video.id, quality: candidate.quality, code: (err as { code?: string }).code }, 'HEVC gear unavailable, falling back');
+        }
+      }
+      const h264 = options.find((o) => o.codec === 'h264');
+      if (!h264) throw new AppError(424, 'upstream.unavailable', 'TikTok refused to send this file right now. Please fetch the video again and retry.');
+      const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, { bulk: true });
+      return metered(reservation, { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release }, name(h264.quality), h264.quality);
+    } catch (err) {
+      await reservation.release(0);
+      throw err;
+    }
+  }
+
   return {
     async start(user: User, input: { url: string; quality: string }, signal?: AbortSignal): Promise<DownloadStream> {
       // Cheap refusal before any upstream work; the atomic check is the reservation below.
       if (!isPro(user) && user.downloadCount >= FREE_DOWNLOAD_LIMIT) throw quotaExhausted();
       const { info, video } = await deps.video.getInfo(input.url, signal);
+      const option = deps.video.pickOption(video, input.quality);
+      const meta = {
+        url: info.url,
+        videoId: info.videoId,
+        title: info.title.slice(0, 5000),
+        author: info.author.slice(0, 255),
+        thumbnail: info.thumbnail,
+        duration: info.duration,
+        views: info.views,
+        likes: info.likes,
+        quality: option.quality.slice(0, 20),
+      };
+      // One download is one slot whatever the option: reserved before any work.
+      if (option.codec === 'hevc') return remuxed(await deps.quota.reserve(user, meta), video, option, signal);
       // The slot and the CDN file are asked for at once (each costs a round trip); whichever fails
       // undoes the other. No byte reaches the client before both succeeded.
       const [reserved, opened] = await Promise.allSettled([
-        deps.quota.reserve(user, {
-          url: info.url,
-          videoId: info.videoId,
-          title: info.title.slice(0, 5000),
-          author: info.author.slice(0, 255),
-          thumbnail: info.thumbnail,
-          duration: info.duration,
-          views: info.views,
-          likes: info.likes,
-          quality: input.quality.slice(0, 20),
-        }),
-        deps.video.openMedia(info.url, { kind: 'video', quality: input.quality }, signal, { bulk: true }),
+        deps.quota.reserve(user, meta),
+        deps.video.openMedia(info.url, { kind: 'video', quality: option.quality }, signal, { bulk: true }),
       ]);
       if (reserved.status === 'rejected') {
         if (opened.status === 'fulfilled') opened.value.stream.destroy();
@@ -59,28 +125,8 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         throw opened.reason;
       }
       const media = opened.value;
-      let resolveSettled!: (ok: boolean) => void;
-      const settled = new Promise<boolean>((r) => (resolveSettled = r));
-      const body = new MeteredBody(media.stream, media.contentLength, {
-        commit: (bytes) => reservation.commit(bytes).then(resolveSettled),
-        // Upstream cut, client disconnect or timeout: the slot goes back.
-        release: (bytes) =>
-          reservation.release(bytes).then(
-            () => resolveSettled(false),
-            (e) => {
-              deps.logger.error({ err: e }, 'download release failed');
-              resolveSettled(false);
-            },
-          ),
-      });
-      const headers: Record<string, string> = {
-        'content-type': media.contentType.startsWith('video/') ? media.contentType : 'video/mp4',
-        'content-disposition': `attachment; filename="${downloadFileName(video.video.author, video.video.id)}"`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      };
-      if (media.contentLength !== null) headers['content-length'] = String(media.contentLength);
-      return { headers, body, settled, release: media.release };
+      const file = { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release };
+      return metered(reservation, file, downloadFileName(video.video.author, video.video.id), option.quality);
     },
 
     async recent(userId: string): Promise<RecentDownload[]> {

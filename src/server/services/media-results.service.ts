@@ -65,6 +65,13 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       return Buffer.concat(chunks).toString('utf8');
     },
 
+    /** A stored result's whole file for this server to send (no link involved), or null when gone. */
+    async openRow(row: MediaResult): Promise<{ stream: Readable; size: number } | null> {
+      const size = await deps.store.size(row.storageKey);
+      const stream = size === null ? null : ((await deps.store.open(row.storageKey)) as Readable | null);
+      return stream && size !== null ? { stream, size } : null;
+    },
+
     /** A signed link valid until the result expires. */
     link(row: MediaResult): string {
       return signMediaLink(deps.secret, row.storageKey, Math.floor(row.expiresAt.getTime() / 1000));

@@ -44,6 +44,8 @@ export interface OpenedVideoMedia {
 }
 
 export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music' };
+/** `mediaUrls`: a file of the parsed item (a subtitle, a gear, a sound track), tried in order with the page's cookies. */
+type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
@@ -60,6 +62,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     likes: p.likes,
     downloadOptions: p.options.map((o) => ({
       quality: o.quality,
+      codec: o.codec,
       resolution: o.width && o.height ? `${o.width}x${o.height}` : 'Unknown',
       size: o.size,
       url: `/api/video/download?url=${encodeURIComponent(url)}&quality=${o.quality}`,
@@ -136,10 +139,11 @@ export function createVideoService(deps: {
     return found;
   }
 
-  async function openOnce(video: FetchedVideo, req: MediaRequest & { mediaUrl?: string }, o: MediaOpenOptions & { signal?: AbortSignal }) {
+  async function openOnce(video: FetchedVideo, req: MediaTarget, o: MediaOpenOptions & { signal?: AbortSignal }) {
     let option: MediaOption | null = null;
     let urls: string[];
-    if (req.mediaUrl) urls = [req.mediaUrl];
+    if (req.mediaUrls) urls = req.mediaUrls;
+    else if (req.mediaUrl) urls = [req.mediaUrl];
     else if (req.kind === 'music') {
       if (!video.video.musicUrl) throw new AppError(404, 'video.no_music', 'This video has no separate sound track.');
       urls = [video.video.musicUrl];
@@ -163,7 +167,7 @@ export function createVideoService(deps: {
 
   async function openMedia(
     url: string,
-    req: MediaRequest & { mediaUrl?: string },
+    req: MediaTarget,
     signal?: AbortSignal,
     o: MediaOpenOptions = {},
   ): Promise<OpenedVideoMedia> {
@@ -182,6 +186,7 @@ export function createVideoService(deps: {
   return {
     resolve,
     lookup,
+    pickOption,
     async getInfo(url: string, signal?: AbortSignal): Promise<{ info: VideoInfo; video: FetchedVideo }> {
       const video = await lookup(url, signal);
       return { info: toVideoInfo(video), video };

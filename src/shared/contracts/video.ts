@@ -13,6 +13,8 @@ export type VideoInfoRequest = z.infer<typeof videoInfoRequest>;
 
 export const downloadOption = z.object({
   quality: z.string(),
+  // 'h264': one muxed MP4 that plays everywhere; 'hevc': sharper, remuxed with its sound (decision 0014).
+  codec: z.enum(['h264', 'hevc']).optional(),
   resolution: z.string(), // '576x1024', or 'Unknown' when TikTok gives no size
   size: z.number().int().nullable(), // bytes; null = unknown
   url: z.string(), // this product's own endpoint, never TikTok's CDN

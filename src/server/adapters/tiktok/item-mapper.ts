@@ -1,15 +1,20 @@
 // Maps TikTok's web `itemStruct` (research/tiktok.md §5-6) to what the product needs. Pure.
 // Only watermark-free sources are read (`playAddr`, `bitrateInfo` gears); never `downloadAddr`,
-// never the `www.tiktok.com/aweme/v1/play/` fallback. Only muxed H.264 MP4 files (a phone plays
-// them with sound) become video options; HEVC DASH gears are video-only and are left out.
+// never the `www.tiktok.com/aweme/v1/play/` fallback. Muxed H.264 MP4 files (a phone plays them
+// with sound) are options 'hd', 'sd', 'low'; HEVC DASH gears sharper than the best of them are
+// video-only, so they become options ('1080p', '720p') only paired with a `bitrateAudioInfo`
+// track, remuxed by the server (decision 0014): never a silent file.
 
 export interface MediaOption {
-  quality: string; // 'hd' = best, then 'sd', 'low', 'q4'...
+  quality: string; // '1080p', '720p' (HEVC + separate sound), then 'hd' = best H.264, 'sd', 'low', 'q4'...
+  codec: 'h264' | 'hevc';
   width: number | null;
   height: number | null;
-  size: number | null; // bytes, from DataSize
+  size: number | null; // bytes, from DataSize (for HEVC: the video track alone)
   bitrate: number | null;
   urls: string[]; // CDN URLs to try in order (v16, then the v19 mirror)
+  /** HEVC only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
+  audio?: string[][];
 }
 
 export interface ParsedVideo {
@@ -64,6 +69,45 @@ function isMuxedH264(gear: Json): boolean {
 
 const LABELS = ['hd', 'sd', 'low'];
 
+/** A video-only HEVC gear (`h265_hvc1`, `bytevc1`, or a `/media-video-hvc1/` path); never bytevc2. */
+function isHevcVideoOnly(gear: Json): boolean {
+  const codec = String(gear.CodecType ?? '').toLowerCase();
+  const key = String(gear.PlayAddr?.UrlKey ?? '');
+  const urls: string[] = gear.PlayAddr?.UrlList ?? [];
+  if (codec.includes('bytevc2') || /_bytevc2_/.test(key)) return false;
+  return codec.includes('h265') || codec.includes('bytevc1') || /_bytevc1_/.test(key) || urls.some((u) => typeof u === 'string' && u.includes('/media-video-hvc1/'));
+}
+
+/** `video.bitrateAudioInfo` tracks, highest bitrate first, each with its usable URLs in order. */
+export function audioTracks(video: Json): string[][] {
+  const tracks = (Array.isArray(video.bitrateAudioInfo) ? video.bitrateAudioInfo : [])
+    .map((a: Json) => ({
+      bitrate: looseNumber(a?.Bitrate) ?? 0,
+      urls: [a?.UrlList?.MainUrl, a?.UrlList?.BackupUrl, a?.UrlList?.FallbackUrl].filter(usableMediaUrl),
+    }))
+    .filter((t: { urls: string[] }) => t.urls.length);
+  return tracks.sort((a: { bitrate: number }, b: { bitrate: number }) => b.bitrate - a.bitrate).map((t: { urls: string[] }) => t.urls);
+}
+
+/** HEVC gears sharper than `bestMuxed`, one per size (highest bitrate), with the sound to pair. */
+function hevcOptions(video: Json, bestMuxed: MediaOption | undefined): MediaOption[] {
+  const audio = audioTracks(video);
+  if (!audio.length) return []; // nothing to pair with: never offer a silent file
+  const floor = bestMuxed ? Math.min(bestMuxed.width ?? 0, bestMuxed.height ?? 0) : 0;
+  const bySize = new Map<string, MediaOption>();
+  for (const gear of Array.isArray(video.bitrateInfo) ? video.bitrateInfo : []) {
+    if (!gear || !isHevcVideoOnly(gear)) continue;
+    const urls = (gear.PlayAddr?.UrlList ?? []).filter(usableMediaUrl);
+    const width = looseNumber(gear.PlayAddr?.Width);
+    const height = looseNumber(gear.PlayAddr?.Height);
+    if (!urls.length || !width || !height || Math.min(width, height) <= floor) continue;
+    const option: MediaOption = { quality: `${Math.min(width, height)}p`, codec: 'hevc', width, height, size: looseNumber(gear.PlayAddr?.DataSize), bitrate: looseNumber(gear.Bitrate), urls, audio };
+    const same = bySize.get(option.quality);
+    if (!same || (option.bitrate ?? 0) > (same.bitrate ?? 0)) bySize.set(option.quality, option);
+  }
+  return [...bySize.values()].sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0));
+}
+
 export function videoOptions(item: Json): MediaOption[] {
   const video: Json = item.video ?? {};
   const found: MediaOption[] = [];
@@ -78,6 +122,7 @@ export function videoOptions(item: Json): MediaOption[] {
     urls.forEach((u: string) => seen.add(u));
     found.push({
       quality: '',
+      codec: 'h264',
       width: looseNumber(gear.PlayAddr?.Width) ?? looseNumber(video.width),
       height: looseNumber(gear.PlayAddr?.Height) ?? looseNumber(video.height),
       size: looseNumber(gear.PlayAddr?.DataSize),
@@ -92,6 +137,7 @@ export function videoOptions(item: Json): MediaOption[] {
     const structUrls = (struct.UrlList ?? []).filter(usableMediaUrl);
     found.push({
       quality: '',
+      codec: 'h264',
       width: looseNumber(struct.Width) ?? looseNumber(video.width),
       height: looseNumber(struct.Height) ?? looseNumber(video.height),
       size: looseNumber(struct.DataSize),
@@ -100,7 +146,8 @@ export function videoOptions(item: Json): MediaOption[] {
     });
   }
   found.sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0) || (b.bitrate ?? 0) - (a.bitrate ?? 0));
-  return found.map((o, i) => ({ ...o, quality: LABELS[i] ?? `q${i + 1}` }));
+  const muxed = found.map((o, i) => ({ ...o, quality: LABELS[i] ?? `q${i + 1}` }));
+  return [...hevcOptions(video, muxed[0]), ...muxed];
 }
 
 export function mapItemStruct(item: Json, fallbackId: string): ParsedVideo {

@@ -1,0 +1,78 @@
+// The sharpest file TikTok has, with sound (issue 20, decision 0014): an HEVC video-only gear and
+// its best sound track, both fetched at once with the page's cookies into a job's temp dir,
+// remuxed by stream copy, kept in the media store under `remux:<videoId>:<quality>` for the result
+// TTL. A second download of the same file costs no CDN traffic and no ffmpeg run; concurrent
+// requests share one remux, which lives while anyone waits for it.
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import { remuxVideoAndSound } from '../adapters/media/remux.js';
+import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
+import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaResultsService } from './media-results.service.js';
+import type { VideoService } from './video.service.js';
+
+/** A gear or sound track the CDN would not give (403/404/gone): the caller falls back. */
+const GONE = new Set(['video.not_found', 'upstream.unavailable', 'upstream.incomplete', 'media.empty']);
+export const isGone = (err: unknown) => err instanceof AppError && GONE.has(err.code);
+
+export interface RemuxedFile {
+  stream: Readable;
+  size: number;
+}
+
+export function createRemuxService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
+  const runs = createSharedRuns<MediaResult>();
+
+  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal): Promise<MediaResult> {
+    return deps.media.job(signal, async (dir) => {
+      const fetchTo = async (file: string, urls: string[]) => {
+        const opened = await deps.video.openMedia(video.ref.url, { kind: 'video', mediaUrls: urls }, signal, { bulk: true });
+        await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal });
+      };
+      const videoFile = path.join(dir, 'video.mp4');
+      const soundFile = path.join(dir, 'sound.m4a');
+      // The sound: the best track that answers; none at all means no file (never a silent one).
+      const sound = (async () => {
+        let last: unknown = new AppError(424, 'video.sound_unavailable', 'TikTok did not send the sound for this quality.');
+        for (const track of option.audio ?? []) {
+          try {
+            return await fetchTo(soundFile, track);
+          } catch (err) {
+            if (!isGone(err)) throw err;
+            last = err;
+          }
+        }
+        throw last;
+      })();
+      await Promise.all([fetchTo(videoFile, option.urls), sound]);
+      const output = path.join(dir, 'remuxed.mp4');
+      const size = await remuxVideoAndSound(deps.media, videoFile, soundFile, output, signal);
+      return deps.results.save({
+        key,
+        kind: 'remux',
+        videoId: video.video.id,
+        file: output,
+        ext: 'mp4',
+        contentType: 'video/mp4',
+        size,
+        meta: { quality: option.quality },
+      });
+    });
+  }
+
+  return {
+    /** The remuxed file of `option`, from the store or made now; throws (isGone) when a part is missing. */
+    async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<RemuxedFile> {
+      const key = `remux:${video.video.id}:${option.quality}`;
+      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, option, key, shared)));
+      const opened = await deps.results.openRow(row);
+      if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      return opened;
+    },
+  };
+}
+export type RemuxService = ReturnType<typeof createRemuxService>;

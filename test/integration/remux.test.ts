@@ -1,0 +1,129 @@
+// True 1080p/720p with sound (issue 20): TikTok's HEVC video-only gears remuxed with the best
+// sound track, checked with ffprobe on the files the product returns; cached per video and gear;
+// falling back (never to a silent file) when a gear or a track is gone; quota as for any download.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { DB_KINDS } from '../helpers/test-db.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
+
+interface Stream { codec_type: string; codec_name: string; codec_tag_string: string; width?: number; height?: number }
+function probe(file: string): { streams: Stream[]; duration: number; faststart: boolean } {
+  const out = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
+  const head = fs.readFileSync(file).subarray(0, 64 * 1024).toString('latin1');
+  return { streams: out.streams, duration: Number(out.format.duration), faststart: head.indexOf('moov') >= 0 && head.indexOf('moov') < head.indexOf('mdat') };
+}
+
+describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-remux-'));
+  const gears = () => ({ '1080p': hevcVideoOnly(1080, 1920, 3), '720p': hevcVideoOnly(720, 1280, 3) });
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  const save = async (res: Response, name: string) => {
+    const file = path.join(tmp, name);
+    fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    return file;
+  };
+
+  it('offers 1080p and 720p HEVC besides the H.264 files, with the codec on each option', async () => {
+    const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
+    const info = await (await t.client().post('/api/video/info', { url: v.url })).json();
+    expect(info.downloadOptions.map((o: { quality: string; codec: string; resolution: string }) => [o.quality, o.codec, o.resolution])).toEqual([
+      ['1080p', 'hevc', '1080x1920'],
+      ['720p', 'hevc', '720x1280'],
+      ['hd', 'h264', '576x1024'],
+      ['sd', 'h264', '576x1024'],
+    ]);
+  });
+
+  it('sends 1080p as one MP4: HEVC tagged hvc1, AAC sound, faststart, full length, with Content-Length; the second time from the store', async () => {
+    const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
+    const c = await t.signUp();
+    const res = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-video-quality')).toBe('1080p');
+    expect(res.headers.get('content-disposition')).toMatch(/-1080p\.mp4"$/);
+    const length = Number(res.headers.get('content-length'));
+    const file = await save(res, 'a.mp4');
+    expect(fs.statSync(file).size).toBe(length);
+    const p = probe(file);
+    const video = p.streams.find((s) => s.codec_type === 'video')!;
+    expect([video.codec_name, video.codec_tag_string, video.width, video.height]).toEqual(['hevc', 'hvc1', 1080, 1920]);
+    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    expect(p.duration).toBeGreaterThan(2.8);
+    expect(p.faststart).toBe(true);
+    // Both parts came with the page's cookies (the CDN refuses them otherwise); the file costs one slot.
+    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
+
+    const transfers = tt.transfers.length;
+    const again = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
+    expect(Buffer.from(await again.arrayBuffer()).equals(fs.readFileSync(file))).toBe(true);
+    expect(tt.transfers.length).toBe(transfers); // no CDN traffic, no remux
+    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(2);
+  });
+
+  it('shares one remux between simultaneous requests', async () => {
+    const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
+    const pro = await t.signUp({ pro: true });
+    const before = tt.transfers.length;
+    const [a, b] = await Promise.all([0, 1].map(() => pro.post('/api/video/download', { url: v.url, quality: '720p' })));
+    const [fa, fb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())];
+    expect(fa.equals(fb)).toBe(true);
+    expect(tt.transfers.length - before).toBe(2); // one video gear and one sound track
+  });
+
+  it('falls back to the next sound track, then to 720p, then to H.264: never a silent file', async () => {
+    const c = await t.signUp({ pro: true });
+    const firstSoundGone = tt.addVideo({ hevc: { gears: gears(), sounds: [null, aacSound(3)] } });
+    const r1 = await c.post('/api/video/download', { url: firstSoundGone.url, quality: '1080p' });
+    expect(r1.headers.get('x-video-quality')).toBe('1080p');
+    expect(probe(await save(r1, 'b.mp4')).streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+
+    const gearGone = tt.addVideo({ hevc: { gears: { '1080p': null, '720p': hevcVideoOnly(720, 1280, 3) }, sounds: [aacSound(3)] } });
+    const r2 = await c.post('/api/video/download', { url: gearGone.url, quality: '1080p' });
+    expect(r2.headers.get('x-video-quality')).toBe('720p');
+    expect(probe(await save(r2, 'c.mp4')).streams.find((s) => s.codec_type === 'video')?.height).toBe(1280);
+
+    const noSound = tt.addVideo({ hevc: { gears: gears(), sounds: [null] } });
+    const r3 = await c.post('/api/video/download', { url: noSound.url, quality: '1080p' });
+    expect(r3.status).toBe(200);
+    expect(r3.headers.get('x-video-quality')).toBe('hd');
+    const h264 = probe(await save(r3, 'd.mp4'));
+    expect(h264.streams.find((s) => s.codec_type === 'video')?.codec_name).toBe('h264');
+    expect(h264.streams.some((s) => s.codec_type === 'audio')).toBe(true);
+  });
+
+  it('releases the slot when the download fails, and removes temp files and ffmpeg when the client leaves', async () => {
+    const c = await t.signUp();
+    // Paced so the client leaves while the parts are still arriving.
+    const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] }, bytesPerSecond: 20_000 });
+    const ac = new AbortController();
+    const pending = fetch(`${t.baseUrl}/api/video/download`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      body: JSON.stringify({ url: v.url, quality: '1080p' }),
+      signal: ac.signal,
+    }).catch((e: unknown) => e);
+    await expect.poll(() => tt.transfers.some((x) => x.path.includes(`/${v.id}/`)), { timeout: 10_000 }).toBe(true);
+    ac.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const jobs = path.join(t.ctx.config.DATA_DIR, 'tmp', 'media');
+    await expect.poll(() => (fs.existsSync(jobs) ? fs.readdirSync(jobs) : []), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadsReserved, { timeout: 10_000 }).toBe(0);
+    expect((await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(0);
+    expect(await t.ctx.repos.mediaResults.findFresh(`remux:${v.id}:1080p`)).toBeUndefined();
+  });
+});
