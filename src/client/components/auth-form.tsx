@@ -10,11 +10,14 @@ export function AuthForm({
   initialError = null,
   onSignedIn,
   headingLevel = 1,
+  autoFocus = false,
 }: {
   initialMode?: 'signin' | 'register';
   initialError?: string | null;
   onSignedIn: (user: AuthUser) => void | Promise<void>;
   headingLevel?: 1 | 2;
+  /** Focus the email field (the form appeared because the person asked to download). */
+  autoFocus?: boolean;
 }) {
   const [mode, setMode] = useState(initialMode);
   const [error, setError] = useState<string | null>(initialError);
@@ -69,7 +72,7 @@ export function AuthForm({
           )}
           <label className="block text-sm font-medium text-slate-700">
             Email
-            <input name="email" type="email" required autoComplete="email" className={field} />
+            <input name="email" type="email" required autoComplete="email" autoFocus={autoFocus} className={field} />
           </label>
           <label className="block text-sm font-medium text-slate-700">
             Password

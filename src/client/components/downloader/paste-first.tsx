@@ -45,7 +45,7 @@ export function PasteFirst() {
   });
 
   useEffect(() => {
-    if (askAccountFor) accountRef.current?.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+    if (askAccountFor) accountRef.current?.scrollIntoView({ block: 'nearest' });
   }, [askAccountFor]);
 
   /** Signed in now: run the download that was asked for, then hand over to the signed-in app. */
@@ -73,7 +73,7 @@ export function PasteFirst() {
               Downloads need a free account (6 downloads included, no card needed). Your download starts as soon as you are in.
             </p>
             <div className="max-w-sm">
-              <AuthForm initialMode="register" headingLevel={2} onSignedIn={continueDownload} />
+              <AuthForm initialMode="register" headingLevel={2} autoFocus onSignedIn={continueDownload} />
             </div>
           </section>
         )}
