@@ -9,6 +9,7 @@ import { apiRequest, serverMessage } from '../lib/query-client';
 import { formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
+import { CAPTIONS_UPSELL } from '../components/upsell-samples';
 
 const INVALID_FORMAT = 'Invalid transcription response format';
 
@@ -64,7 +65,7 @@ export default function AutoCaptionsPage() {
 
   const r = result;
   return (
-    <ToolPage icon={<Captions className="h-6 w-6" aria-hidden />} title="Auto Captions" subtitle="Turn a video's speech into timestamped captions and a transcript.">
+    <ToolPage icon={<Captions className="h-6 w-6" aria-hidden />} title="Auto Captions" subtitle="Turn a video's speech into timestamped captions and a transcript." upsell={CAPTIONS_UPSELL}>
       <UrlToolForm
         id="captions-url"
         label="Video URL"
