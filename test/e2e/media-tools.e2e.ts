@@ -121,7 +121,7 @@ describe('auto captions', () => {
     expect(await page.getByLabel('Video URL').getAttribute('type')).toBe('url');
 
     await page.getByRole('button', { name: 'Generate Captions' }).click();
-    await toast(page, 'URL required').getByText('Please enter a TikTok, Facebook, or Instagram video URL').waitFor();
+    await toast(page, 'URL required').getByText('Please enter a TikTok video URL').waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();
