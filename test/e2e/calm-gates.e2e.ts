@@ -38,10 +38,10 @@ async function setDownloadCount(email: string, count: number) {
 async function expectOneLineHeader(page: Page) {
   const r = await page.getByTestId('nav-bar').evaluate((header) => {
     const row = header.firstElementChild as HTMLElement;
-    const tops = [...row.querySelectorAll<HTMLElement>('[data-testid=plan-badge], a[aria-label$="home"] span span, button[aria-label$="menu"]')]
+    const tops = [...row.querySelectorAll<HTMLElement>('[data-testid=plan-badge], [data-testid=logo] span span, button[aria-label$="menu"]')]
       .filter((el) => el.getClientRects().length > 0)
       .map((el) => el.getBoundingClientRect());
-    const name = row.querySelector('a[aria-label$="home"] span span') as HTMLElement;
+    const name = row.querySelector('[data-testid=logo] span span') as HTMLElement;
     return {
       rowHeight: row.getBoundingClientRect().height,
       overflowX: document.documentElement.scrollWidth - window.innerWidth,

@@ -191,7 +191,7 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
                     <span>{v.creator ? `@${v.creator}` : '—'}</span>
                     <CategoryBadge category={v.category} />
                     {v.hashtags.slice(0, TRENDING_CARD_TAGS).map((t) => (
-                      <span key={t} className="rounded bg-slate-100 px-1.5">#{t}</span>
+                      <span key={t} className="rounded bg-slate-100 px-1.5 text-slate-700">#{t}</span>
                     ))}
                     {v.hashtags.length > TRENDING_CARD_TAGS && <span>+{v.hashtags.length - TRENDING_CARD_TAGS} more</span>}
                   </>

@@ -66,7 +66,7 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
           {previewing ? (
             <Preview info={info} onClose={() => setPreviewing(false)} />
           ) : (
-            <button type="button" onClick={play} aria-label="Play preview" className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
+            <button type="button" onClick={play} aria-label={`Play preview, ${formatDuration(info.duration)}`} className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
               <Thumbnail src={info.thumbnail} />
               <span className="absolute inset-0 flex items-center justify-center bg-black/20 group-hover:bg-black/30">
                 <span className="rounded-full bg-white/90 p-3 shadow">
