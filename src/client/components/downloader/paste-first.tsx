@@ -66,7 +66,11 @@ export function PasteFirst() {
     <div className="mx-auto w-full max-w-3xl space-y-6 text-left">
       <UrlForm url={url} onUrlChange={setUrl} onSubmit={(link) => fetchInfo.mutate(link)} pending={fetchInfo.isPending} />
       <Suspense fallback={null}>
-        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} downloading={false} onDownload={(quality) => setAskAccountFor(quality)} />}
+        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} downloading={false} onDownload={(quality) => {
+              // Kept now, so a sign-in through an OpenID provider (a full round trip) returns to this card.
+              keepLinkForNextPage(info.url);
+              setAskAccountFor(quality);
+            }} />}
         {askAccountFor && !progress && (
           <section ref={accountRef} aria-label="Create an account to download" data-testid="download-account" className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-violet-200 sm:p-6">
             <p className="mb-3 text-sm text-slate-700">
