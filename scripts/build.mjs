@@ -4,6 +4,7 @@ import path from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { root, stampFile } from './build-lib.mjs';
+import { writeIcons } from './make-icons.mjs';
 
 const started = Date.now();
 // dist/ is not emptied: a server started from an earlier build keeps finding its hashed assets.
@@ -19,5 +20,6 @@ await esbuild({
   logLevel: 'warning',
 });
 await viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+writeIcons(path.join(root, 'dist/client')); // referenced by src/client/public/manifest.webmanifest
 fs.writeFileSync(stampFile, new Date().toISOString());
 console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,11 @@
 // `npm start`: builds first when the build is missing or stale, then runs the server.
 // An explicitly given NODE_ENV is kept; otherwise the server runs with development defaults.
+// Stopping: npm forwards SIGINT/SIGTERM to this process (package.json `exec`s it, so no shell sits
+// in between to swallow them); they go on to the server, and this process exits with the server's
+// code. Should this process be orphaned anyway (its parent killed outright), the server is stopped
+// too instead of being left running. See docs/decisions/0902-npm-start-signals.md.
 import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { buildIsStale, root } from './build-lib.mjs';
 
 if (buildIsStale()) {
@@ -8,5 +13,18 @@ if (buildIsStale()) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], { cwd: root, stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const stop = (sig) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+};
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(sig === 'SIGHUP' ? 'SIGTERM' : sig));
+
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM');
+}, 1000);
+orphanWatch.unref();
+
+child.on('exit', (code, signal) => {
+  // A server ended by a signal exits the shell way: 128 + the signal's number.
+  process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 0));
+});

@@ -6,12 +6,14 @@ import { PublicHeader } from './components/public-header';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { publicRoutes } from './routes';
+import { APP_PATHS } from '@shared/client-paths';
 import { Spinner } from './components/ui/spinner';
 
 // Everything a signed-in person needs (nav bar, tooltips, screens) loads on demand, so the
 // signed-out landing page ships only React, the router, the query client and itself.
 const SignedInShell = lazy(() => import('./signed-in-shell'));
 const Toaster = lazy(() => import('./components/ui/toaster'));
+const SignInToUsePage = lazy(() => import('./pages/sign-in-to-use-page'));
 
 export function PageFallback() {
   return (
@@ -41,6 +43,9 @@ export function App() {
               <Route path="/" component={LandingPage} />
               {publicRoutes.map((r) => (
                 <Route key={r.path} path={r.path} component={r.component} />
+              ))}
+              {APP_PATHS.filter((a) => a.path !== '/').map((a) => (
+                <Route key={a.path} path={a.path} component={SignInToUsePage} />
               ))}
               <Route component={NotFoundPage} />
             </Switch>

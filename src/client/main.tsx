@@ -12,3 +12,12 @@ createRoot(document.getElementById('root')!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+
+// Installable app (manifest + share target): the service worker caches the app shell only.
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
+      /* not installable here (e.g. blocked by the browser); the site works the same */
+    });
+  });
+}

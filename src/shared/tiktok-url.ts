@@ -67,3 +67,16 @@ export const isTikTokLink = (input: unknown): boolean => parseTikTokLink(input) 
 
 /** Canonical page URL for a video id (photo posts are fetched through /video/ too). */
 export const canonicalVideoUrl = (id: string, user = '_'): string => `https://www.tiktok.com/@${user || '_'}/video/${id}`;
+
+/**
+ * The first accepted TikTok link inside shared text, as the TikTok app's share sheet sends it
+ * ("Check out this video … https://vm.tiktok.com/ZM…/"), or the text itself when it is a link.
+ */
+export function extractTikTokLink(text: unknown): string | null {
+  if (typeof text !== 'string' || text.length > 4096) return null;
+  for (const candidate of text.match(/https?:\/\/[^\s"'<>]+/gi) ?? []) {
+    const cleaned = candidate.replace(/[),.!?]+$/, '');
+    if (isTikTokLink(cleaned)) return cleaned;
+  }
+  return null;
+}

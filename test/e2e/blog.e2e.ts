@@ -86,7 +86,9 @@ describe('blog', () => {
     expect(await visitor.page.getByTestId('post-content').locator('strong').innerText()).toBe('two seconds');
     expect(await visitor.page.getByTestId('post-content').locator('li').count()).toBe(2);
     expect(await visitor.page.getByTestId('post-tag').allInnerTexts()).toEqual(['hooks', 'retention']);
-    expect(await visitor.page.getByText('Invalid Image URL').isVisible()).toBe(true);
+    // Readers do not see the author's 'Invalid Image URL' placeholder: the broken image is hidden.
+    await visitor.page.waitForFunction(() => !document.querySelector('img[src="https://127.0.0.1:9/missing.png"]'));
+    expect(await visitor.page.getByText('Invalid Image URL').count()).toBe(0);
     expect(await visitor.page.getByRole('link', { name: 'Sign In' }).isVisible()).toBe(true);
     const link = visitor.page.getByTestId('post-content').getByText('click me');
     if ((await link.count()) > 0) expect(await link.getAttribute('href')).toBeNull();
@@ -112,9 +114,24 @@ describe('blog', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // A published post stays editable: the change shows on its public page.
+    await page.getByRole('button', { name: 'Edit Hooks That Keep Viewers: 5 Tips!' }).click();
+    await page.getByRole('heading', { name: 'Edit Post' }).waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('published');
+    expect(await page.getByLabel('Tags').inputValue()).toBe('hooks, retention');
+    await page.getByLabel('Title').fill('Hooks That Keep Viewers: 6 Tips!');
+    await screenshot(page, 'blog-edit-published');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Post updated');
+    await page.getByRole('heading', { name: 'Write New Post' }).waitFor();
+    await row.getByText('Hooks That Keep Viewers: 6 Tips!').waitFor();
+    await row.getByText('Published').waitFor();
+    await visitor.page.reload();
+    await visitor.page.getByRole('heading', { name: 'Hooks That Keep Viewers: 6 Tips!' }).waitFor();
+
     // Delete (confirmed), then the public page is gone too.
     page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: 'Delete Hooks That Keep Viewers: 5 Tips!' }).click();
+    await page.getByRole('button', { name: 'Delete Hooks That Keep Viewers: 6 Tips!' }).click();
     await expectToast(page, 'Post deleted');
     await page.getByText('No posts yet').waitFor();
     await visitor.page.reload();

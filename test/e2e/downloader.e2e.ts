@@ -55,12 +55,11 @@ describe('downloader', () => {
     await page.getByText('Please enter a valid TikTok video URL').waitFor();
     expect(await page.getByRole('button', { name: 'Fetch Video' }).isDisabled()).toBe(true);
 
-    // Paste from the clipboard, fetch, and see the card (signed in; the real captured page).
+    // Paste from the clipboard: a valid link is fetched at once (signed in; the real captured page).
     await page.evaluate((u) => navigator.clipboard.writeText(u), `${tt.fixtureUrl}?is_from_webapp=1`);
     await page.getByRole('button', { name: 'Paste from clipboard' }).click();
-    await page.getByTestId('url-valid').waitFor();
-    await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByTestId('video-card').waitFor();
+    await page.getByTestId('url-valid').waitFor();
     await page.getByText('Video fetched successfully').first().waitFor();
     expect(await page.getByTestId('video-title').textContent()).toMatch(/^Digital marketing will be DEAD by 2027/);
     expect(await page.getByTestId('video-author').textContent()).toBe('@tjrobertson52');
@@ -111,9 +110,9 @@ describe('downloader', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (6/6)');
     await screenshot(page, 'downloader-upgrade-modal');
     await page.getByRole('button', { name: 'Maybe Later' }).click();
-    await page.getByRole('button', { name: 'Download HD' }).click();
-    await page.getByText('Download Limit Reached').first().waitFor();
-    await page.getByText("You've reached the free plan limit of 6 downloads.").first().waitFor();
+    // No downloads left: the button says so and opens the upgrade modal again.
+    await page.getByRole('button', { name: 'Upgrade to download HD' }).click();
+    await page.getByRole('heading', { name: 'Upgrade to Pro' }).waitFor();
     await page.getByText('Upgrade to continue').waitFor();
     await context.close();
   });

@@ -49,7 +49,7 @@ describe('audio extractor', () => {
     await proUser(page, 'audio');
     await page.goto(`${server.url}/audio-extractor`);
     await page.getByRole('heading', { name: 'Audio Extractor' }).waitFor();
-    expect(await page.getByTestId('pro-notice').count()).toBe(0);
+    expect(await page.getByTestId('pro-upsell').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'URL required').waitFor();
@@ -84,14 +84,19 @@ describe('audio extractor', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
-  it('tells a free user it is a Pro tool, with the server refusing too', async () => {
+  it('shows a free user the Pro upsell instead of the form, and the server refuses too', async () => {
     const { page } = await newPage(browser);
-    await registerInBrowser(page, server.url, `free${Date.now()}@example.com`);
+    const email = `free${Date.now()}@example.com`;
+    await registerInBrowser(page, server.url, email);
     await page.goto(`${server.url}/audio-extractor`);
-    await page.getByTestId('pro-notice').waitFor();
-    await page.getByLabel('TikTok video URL').fill(tt.addVideo().url);
-    await page.getByRole('button', { name: 'Extract' }).click();
-    await toast(page, 'Extraction failed').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
+    await page.getByTestId('pro-upsell').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
+    expect(await page.getByRole('button', { name: 'Extract' }).count()).toBe(0);
+    const res = await page.evaluate(async (url) => {
+      const r = await fetch('/api/audio/extract', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+      return { status: r.status, body: await r.json() };
+    }, tt.addVideo().url);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('billing.pro_required');
   });
 
   it('shows the server message when extraction fails', async () => {
@@ -116,7 +121,7 @@ describe('auto captions', () => {
     expect(await page.getByLabel('Video URL').getAttribute('type')).toBe('url');
 
     await page.getByRole('button', { name: 'Generate Captions' }).click();
-    await toast(page, 'URL required').getByText('Please enter a TikTok, Facebook, or Instagram video URL').waitFor();
+    await toast(page, 'URL required').getByText('Please enter a TikTok video URL').waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();

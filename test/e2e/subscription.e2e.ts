@@ -69,7 +69,7 @@ describe('subscription', () => {
     await page.waitForURL(/\/api\/billing\/test-checkout\//);
     await screenshot(page, 'subscription-test-checkout-mobile');
     await page.getByRole('button', { name: 'Cancel and return' }).click();
-    await expectToast(page, 'Subscription Cancelled', 'No payment was made');
+    await expectToast(page, 'Checkout not completed', 'No payment was made');
     await page.waitForURL(`${base}/subscription`);
     expect(await page.getByTestId('current-plan').textContent()).toBe('Free');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -94,10 +94,15 @@ describe('hashtag generator', () => {
     const { page, context } = await newPage(browser);
     await signIn(page, 'freetags', false);
     await page.goto(`${server.url}/hashtag-generator`);
-    await page.getByRole('note').filter({ hasText: 'This is a Pro feature. Upgrade to use it.' }).waitFor();
-    await page.getByLabel('Video Title').fill('My morning routine');
-    await page.getByRole('button', { name: 'Generate Hashtags' }).click();
-    await toast(page, 'Generation failed').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
+    await page.getByTestId('pro-upsell').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
+    expect(await page.getByTestId('pro-upsell').count()).toBe(1); // once, not twice
+    expect(await page.getByRole('button', { name: 'Generate Hashtags' }).count()).toBe(0);
+    const res = await page.evaluate(async () => {
+      const r = await fetch('/api/ai/hashtags', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ videoTitle: 'My morning routine', platform: 'social media' }) });
+      return { status: r.status, body: await r.json() };
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('billing.pro_required');
     await context.close();
   });
 

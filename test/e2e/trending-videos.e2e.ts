@@ -64,6 +64,7 @@ describe('trending videos', () => {
     await expectToast(page, 'Video info loaded');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Learn this dance in 30 seconds #dance');
     expect(await page.getByLabel('Author').inputValue()).toBe('dancequeen');
+    expect(await page.getByLabel('Description').inputValue()).toBe(''); // not a copy of the title
     expect(await page.getByLabel('Thumbnail URL').inputValue()).toBe(`/api/video/thumbnail/${video.id}`);
     expect(await page.getByLabel('Platform', { exact: true }).inputValue()).toBe('tiktok');
     await page.getByLabel('Tags').fill('dance, tutorial , , viral, fyp');

@@ -87,18 +87,20 @@ async function proUser(page: Page, server: RunningServer, email: string) {
 }
 
 describe('Trends screen', () => {
-  it('shows the error with Try Again to a free user, then the data after upgrading and retrying', async () => {
+  it('shows the Pro upsell (not an error) to a free user, then the data after upgrading', async () => {
     const { page, context } = await newPage(browser);
     const email = `trends-${Date.now()}@example.com`;
     await registerInBrowser(page, withData.url, email);
     await page.goto(`${withData.url}/trends`);
-    const alert = page.getByRole('alert').filter({ hasText: 'This is a Pro feature. Upgrade to use it.' });
-    await alert.waitFor();
-    await screenshot(page, 'trends-error');
+    const upsell = page.getByTestId('pro-upsell');
+    await upsell.getByText('This is a Pro feature. Upgrade to use it.').waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await expect(page.getByText('Try Again').count()).resolves.toBe(0);
+    await screenshot(page, 'trends-free-upsell');
     expect((await withData.cli(['user:grant-pro', email])).code).toBe(0);
-    await page.getByRole('button', { name: 'Try Again' }).click();
+    await page.reload();
     await page.getByRole('heading', { name: 'Trending Hashtags' }).waitFor();
-    await expect(alert.count()).resolves.toBe(0);
+    await expect(upsell.count()).resolves.toBe(0);
     await expect(page.getByText('#starbucks').first().isVisible()).resolves.toBe(true);
     await context.close();
   });
@@ -142,7 +144,7 @@ describe('Trends screen', () => {
     const card = page.getByTestId('platform-analytics');
     // (9,000 + 3,100 + 2,000) likes / (120,000 + 48,000 + 30,000) views = 7.1 %
     await expect(card.getByText('7.1%').isVisible()).resolves.toBe(true);
-    await expect(card.getByText('— this week').isVisible()).resolves.toBe(true);
+    await expect(card.getByText('No earlier week to compare yet').isVisible()).resolves.toBe(true);
     await expect(card.getByText(/3 videos processed by this toolkit/).isVisible()).resolves.toBe(true);
     await screenshot(page, 'trends-desktop');
     await page.getByTestId('tiktok-news').scrollIntoViewIfNeeded();

@@ -102,6 +102,9 @@ export class TestClient {
   patch(p: string, body?: unknown) {
     return this.request('PATCH', p, body ?? {});
   }
+  put(p: string, body?: unknown) {
+    return this.request('PUT', p, body ?? {});
+  }
   delete(p: string) {
     return this.request('DELETE', p);
   }

@@ -170,3 +170,31 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
     expect((await draft.json()).message).toBe('Post not found');
   });
 });
+
+// Its own app: the sign-up rate limit per address is shared by every test of an app.
+describe.each(DB_KINDS)('blog editing (%s)', (db) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+  });
+  afterAll(() => t.close());
+
+  it('lets the author edit a post after publishing; others get 404; a taken slug is a 409', async () => {
+    const owner = await t.signUp();
+    const other = await t.signUp();
+    const tag = Date.now();
+    const { id } = await (await owner.post('/api/blog/posts', post({ title: `Live ${tag}`, status: 'published' }))).json();
+    await owner.post('/api/blog/posts', post({ title: `Taken ${tag}` }));
+    const edited = await owner.put(`/api/blog/posts/${id}`, post({ title: `Live ${tag}`, content: 'New *words*', status: 'published', tags: 'a, b' }));
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({ id, content: 'New *words*', status: 'published', tags: ['a', 'b'], slug: `live-${tag}` });
+    const pub = await (await t.client().get(`/api/blog/public/live-${tag}`)).json();
+    expect(pub.html).toContain('<em>words</em>');
+    expect((await other.put(`/api/blog/posts/${id}`, post())).status).toBe(404);
+    const clash = await owner.put(`/api/blog/posts/${id}`, post({ slug: `taken-${tag}` }));
+    expect(clash.status).toBe(409);
+    expect((await clash.json()).code).toBe('blog.slug_taken');
+    expect((await owner.put(`/api/blog/posts/${id}`, { title: '' })).status).toBe(400);
+    expect((await t.client().put(`/api/blog/posts/${id}`, post())).status).toBe(401);
+  });
+});

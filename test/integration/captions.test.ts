@@ -55,7 +55,7 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     expect(gated.status).toBe(403);
     expect((await gated.json()).code).toBe('billing.pro_required');
     const empty = await pro.post('/api/transcription/generate', { url: '' });
-    expect((await empty.json()).message).toBe('URL required - Please enter a TikTok, Facebook, or Instagram video URL');
+    expect((await empty.json()).message).toBe('URL required - Please enter a TikTok video URL');
     const insta = await pro.post('/api/transcription/generate', { url: 'https://www.instagram.com/reel/Cabc123/' });
     expect(insta.status).toBe(400);
     expect(await insta.json()).toEqual({ code: 'link.unsupported', message: 'Instagram videos are not supported yet. Please paste a TikTok video link.' });
@@ -154,17 +154,35 @@ describe('auto captions with an OpenAI-compatible API', () => {
 });
 
 describe('auto captions with no engine available', () => {
-  it('answers 503 transcription.unavailable naming what to install or configure', async () => {
+  it('tells the creator captions are unavailable here; setup goes to the log and the admin status', async () => {
     const tt = await startFakeTikTok();
-    const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, POCKETSPHINX_MODEL_DIR: '/nonexistent/model' } });
+    const warnings: string[] = [];
+    const t = await createTestApp({
+      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, POCKETSPHINX_MODEL_DIR: '/nonexistent/model', ADMIN_EMAILS: 'boss@example.com' },
+    });
+    const log = t.ctx.logger as unknown as { warn: (...a: unknown[]) => void };
+    const original = log.warn.bind(log);
+    log.warn = (...a: unknown[]) => {
+      warnings.push(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' '));
+      original(...a);
+    };
     try {
       const pro = await t.signUp({ pro: true });
       const res = await pro.post('/api/transcription/generate', { url: tt.addVideo().url });
       expect(res.status).toBe(503);
       const body = await res.json();
       expect(body.code).toBe('transcription.unavailable');
-      expect(body.message).toContain('apt-get install -y pocketsphinx pocketsphinx-en-us');
-      expect(body.message).toContain('TRANSCRIBE_API_URL');
+      expect(body.message).toBe("Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.");
+      expect(body.message).not.toMatch(/apt-get|TRANSCRIBE_API_URL/);
+      expect(warnings.join('\n')).toContain('apt-get install -y pocketsphinx pocketsphinx-en-us');
+      expect(warnings.join('\n')).toContain('TRANSCRIBE_API_URL');
+
+      // The admin-only status carries the same hints; anyone else is refused.
+      expect((await pro.get('/api/admin/status')).status).toBe(403);
+      const admin = await t.signUp({ email: 'boss@example.com' });
+      const status = await (await admin.get('/api/admin/status')).json();
+      const offline = status.transcription.find((e: { id: string }) => e.id === 'offline');
+      expect(offline).toEqual({ id: 'offline', available: false, hint: expect.stringContaining('apt-get install') });
     } finally {
       await t.close();
       await tt.close();

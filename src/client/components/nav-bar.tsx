@@ -1,12 +1,13 @@
 // The sticky app bar of SPEC 2 'Navigation bar'.
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { Crown, Lock, LogOut, Menu, X } from 'lucide-react';
+import { Lock, LogOut, Menu, X } from 'lucide-react';
 import { Logo } from './logo';
-import { FREE_DOWNLOAD_LIMIT, HEADER_UPGRADE_LINK_AT, SCROLL_THRESHOLD_PX } from '@shared/constants';
+import { SCROLL_THRESHOLD_PX } from '@shared/constants';
 import { useSubscriptionStatus } from '../hooks/use-subscription';
 import { Tooltip } from './ui/tooltip';
 import { NAV_ITEMS, type NavItem } from './nav-items';
+import { PlanMenu } from './plan-menu';
 
 /** Desktop row: hidden while scrolling down, shown on scroll up or near the top. */
 function useShowOnScrollUp(): boolean {
@@ -24,32 +25,6 @@ function useShowOnScrollUp(): boolean {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
   return visible;
-}
-
-function PlanBadge() {
-  const { data } = useSubscriptionStatus();
-  if (!data) return null;
-  if (data.isProUser) {
-    return (
-      <span data-testid="plan-badge" className="inline-flex items-center gap-1 rounded-full bg-gradient-to-r from-amber-400 to-orange-500 px-2.5 py-0.5 text-xs font-bold text-white">
-        <Crown className="h-3 w-3" aria-hidden />
-        PRO
-      </span>
-    );
-  }
-  const left = data.remainingDownloads;
-  return (
-    <span className="flex items-center gap-2">
-      <span data-testid="plan-badge" className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">
-        Free ({data.downloadCount}/{FREE_DOWNLOAD_LIMIT})
-      </span>
-      {left <= HEADER_UPGRADE_LINK_AT && (
-        <Link href="/subscription" data-testid="upgrade-link" className="text-xs font-semibold text-violet-700 underline-offset-2 hover:underline">
-          {left === 0 ? 'Upgrade to continue' : `${left} left - Upgrade`}
-        </Link>
-      )}
-    </span>
-  );
 }
 
 function NavEntry({ item, locked, loading, mobile, onNavigate }: { item: NavItem; locked: boolean; loading: boolean; mobile: boolean; onNavigate?: () => void }) {
@@ -102,10 +77,10 @@ export function NavBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur" data-testid="nav-bar">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-3 sm:gap-3 sm:px-4">
         <Logo />
-        <div className="flex items-center gap-3">
-          <PlanBadge />
+        <div className="flex flex-none items-center gap-2 sm:gap-3">
+          <PlanMenu />
               <form method="post" action="/api/logout" className="hidden md:flex">
                 <button type="submit" className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
                   <LogOut className="h-4 w-4" aria-hidden /> Logout

@@ -8,6 +8,7 @@ import { apiRequest, serverMessage } from '../lib/query-client';
 import { formatDuration, formatFileSize } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
+import { AUDIO_UPSELL } from '../components/upsell-samples';
 
 export default function AudioExtractorPage() {
   const [url, setUrl] = useState('');
@@ -38,7 +39,7 @@ export default function AudioExtractorPage() {
   }
 
   return (
-    <ToolPage icon={<Music className="h-6 w-6" aria-hidden />} title="Audio Extractor" subtitle="Extract the sound of any TikTok video as a high-quality MP3.">
+    <ToolPage icon={<Music className="h-6 w-6" aria-hidden />} title="Audio Extractor" subtitle="Extract the sound of any TikTok video as a high-quality MP3." upsell={AUDIO_UPSELL}>
       <UrlToolForm
         id="audio-url"
         label="TikTok video URL"

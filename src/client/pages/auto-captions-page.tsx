@@ -9,6 +9,7 @@ import { apiRequest, serverMessage } from '../lib/query-client';
 import { formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
+import { CAPTIONS_UPSELL } from '../components/upsell-samples';
 
 const INVALID_FORMAT = 'Invalid transcription response format';
 
@@ -46,7 +47,7 @@ export default function AutoCaptionsPage() {
   function submit() {
     const link = url.trim();
     if (!link) {
-      toast({ title: 'URL required', description: 'Please enter a TikTok, Facebook, or Instagram video URL', variant: 'destructive' });
+      toast({ title: 'URL required', description: 'Please enter a TikTok video URL', variant: 'destructive' });
       return;
     }
     generate.mutate(link);
@@ -64,7 +65,7 @@ export default function AutoCaptionsPage() {
 
   const r = result;
   return (
-    <ToolPage icon={<Captions className="h-6 w-6" aria-hidden />} title="Auto Captions" subtitle="Turn a video's speech into timestamped captions and a transcript.">
+    <ToolPage icon={<Captions className="h-6 w-6" aria-hidden />} title="Auto Captions" subtitle="Turn a video's speech into timestamped captions and a transcript." upsell={CAPTIONS_UPSELL}>
       <UrlToolForm
         id="captions-url"
         label="Video URL"
@@ -95,7 +96,7 @@ export default function AutoCaptionsPage() {
               </span>
               <span data-testid="captions-count" className="inline-flex items-center gap-1 rounded-full bg-pink-100 px-2.5 py-1 text-pink-800">
                 <ListOrdered className="h-4 w-4" aria-hidden />
-                {r.segments.length} segments
+                {r.segments.length} {r.segments.length === 1 ? 'segment' : 'segments'}
               </span>
             </div>
             <p className="mt-2 text-xs text-slate-500">{ENGINE_LABEL[r.engine]}</p>

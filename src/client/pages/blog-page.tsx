@@ -1,7 +1,8 @@
 // SPEC 2 'Blog management' (/blog): 'My Blog', the 'Write New Post' form and your posts.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { CalendarDays, ExternalLink, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { CalendarDays, ExternalLink, Pencil, Trash2 } from 'lucide-react';
 import type { BlogPost } from '@shared/contracts/blog';
 import { apiRequest, queryClient, serverMessage } from '../lib/query-client';
 import { toast } from '../hooks/use-toast';
@@ -13,7 +14,7 @@ export function formatPostDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-function PostRow({ post }: { post: BlogPost }) {
+function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
   const remove = useMutation({
     mutationFn: () => apiRequest('DELETE', `/api/blog/posts/${post.id}`),
     onSuccess: () => {
@@ -46,12 +47,15 @@ function PostRow({ post }: { post: BlogPost }) {
           ))}
         </div>
       </div>
-      <div className="flex shrink-0 items-start gap-2">
+      <div className="flex shrink-0 flex-wrap items-start gap-2">
         {published && (
           <Link href={`/blog/${post.slug}`} className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
             <ExternalLink className="h-4 w-4" aria-hidden /> View
           </Link>
         )}
+        <button type="button" onClick={onEdit} aria-label={`Edit ${post.title}`} className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+          <Pencil className="h-4 w-4" aria-hidden /> Edit
+        </button>
         <button
           type="button"
           aria-label={`Delete ${post.title}`}
@@ -70,13 +74,15 @@ function PostRow({ post }: { post: BlogPost }) {
 
 export default function BlogPage() {
   const posts = useQuery<BlogPost[]>({ queryKey: ['/api/blog/posts'] });
+  const [editing, setEditing] = useState<BlogPost | null>(null);
   return (
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
       <div>
         <h1 className="text-3xl font-bold text-slate-900">My Blog</h1>
         <p className="mt-1 text-slate-600">Write posts for your audience. Published posts get a public page anyone can open.</p>
       </div>
-      <BlogPostForm />
+      {/* key: a fresh form for each post edited, and an empty one after. */}
+      <BlogPostForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
       <section aria-labelledby="my-posts" className="space-y-3">
         <h2 id="my-posts" className="text-lg font-semibold text-slate-900">
           Your Posts {posts.data ? `(${posts.data.length})` : ''}
@@ -90,7 +96,14 @@ export default function BlogPage() {
         ) : posts.data && posts.data.length > 0 ? (
           <ul className="space-y-3">
             {posts.data.map((p) => (
-              <PostRow key={p.id} post={p} />
+              <PostRow
+                key={p.id}
+                post={p}
+                onEdit={() => {
+                  setEditing(p);
+                  window.scrollTo({ top: 0, behavior: 'smooth' });
+                }}
+              />
             ))}
           </ul>
         ) : (

@@ -12,6 +12,7 @@ import { UrlForm } from '../components/downloader/url-form';
 import { VideoCard } from '../components/downloader/video-card';
 import { FeatureChips, FeatureTiles, Footer, Hero, ProgressCard, RecentDownloads, UpgradeModal } from '../components/downloader/page-sections';
 import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
+import { useIncomingLink } from '../hooks/use-incoming-link';
 
 const RECENT_KEY = ['/api/downloads/recent'] as const;
 
@@ -46,11 +47,18 @@ export default function DownloaderPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: RECENT_KEY }),
   });
 
+  // A shared link, `/?url=`, or the link kept across an in-place sign-in: fetched at once.
+  useIncomingLink((link) => {
+    setUrl(link);
+    fetchInfo.mutate(link);
+  });
+
   async function download(quality: string) {
     if (!info) return;
     const s = status.data;
     if (s && !s.canDownload) {
-      toast({ title: 'Download Limit Reached', description: `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`, variant: 'destructive' });
+      // No downloads left: the buttons read "Upgrade to download" and open the upgrade modal.
+      setUpgradeOpen(true);
       return;
     }
     const countBefore = s?.downloadCount ?? 0;
@@ -89,7 +97,7 @@ export default function DownloaderPage() {
             </Link>
           </div>
         )}
-        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} onDownload={download} downloading={!!progress} />}
+        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} onDownload={download} downloading={!!progress} upgradeToDownload={!!s && !s.canDownload} />}
         <FeatureTiles />
         <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
         <Footer />

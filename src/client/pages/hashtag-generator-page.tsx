@@ -6,9 +6,9 @@ import { Hash, Lightbulb, Loader2 } from 'lucide-react';
 import type { HashtagRequest, HashtagResult } from '@shared/contracts/hashtags';
 import { apiRequest, serverMessage } from '../lib/query-client';
 import { toast } from '../hooks/use-toast';
-import { useSubscriptionStatus } from '../hooks/use-subscription';
 import { ToolPage } from '../components/media-tools/tool-shell';
-import { CopyButton, fieldClass, HashtagChips, primaryButtonClass, ProNotice, SuggestionBadge } from '../components/text-tools/text-tools-ui';
+import { HASHTAGS_UPSELL } from '../components/upsell-samples';
+import { CopyButton, fieldClass, HashtagChips, primaryButtonClass, SuggestionBadge } from '../components/text-tools/text-tools-ui';
 
 const CARDS = [
   { key: 'trending', title: 'Trending Hashtags', note: 'High-reach tags (source in the tips)', testId: 'hashtags-trending' },
@@ -22,7 +22,6 @@ export default function HashtagGeneratorPage() {
   const [description, setDescription] = useState('');
   const [niche, setNiche] = useState('');
   const [result, setResult] = useState<HashtagResult | null>(null);
-  const status = useSubscriptionStatus();
   const resultsRef = useRef<HTMLElement>(null);
   // Bring new results into view: on a phone they start below the form.
   useEffect(() => {
@@ -55,8 +54,7 @@ export default function HashtagGeneratorPage() {
   }
 
   return (
-    <ToolPage icon={<Hash className="h-6 w-6" aria-hidden />} title="AI Hashtag Generator" subtitle="Hashtags for your next video: trending, niche and a ready-to-post mix.">
-      {status.data && !status.data.isProUser && <ProNotice />}
+    <ToolPage icon={<Hash className="h-6 w-6" aria-hidden />} title="AI Hashtag Generator" subtitle="Hashtags for your next video: trending, niche and a ready-to-post mix." upsell={HASHTAGS_UPSELL}>
       <form onSubmit={submit} noValidate className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
         <div>
           <label htmlFor="video-title" className="mb-1.5 block text-sm font-semibold text-slate-700">

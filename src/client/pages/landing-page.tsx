@@ -1,4 +1,6 @@
-// Signed-out landing page (SPEC 1).
+// Signed-out landing page: the downloader's paste box first (issue 22: a saved file in 3 actions),
+// then SPEC 1's hero, six feature cards and closing call to action.
+import { PasteFirst } from '../components/downloader/paste-first';
 import { AudioLines, Captions, Download, Hash, Sparkles, TrendingUp } from 'lucide-react';
 
 const FEATURES = [
@@ -13,10 +15,18 @@ const FEATURES = [
 export function LandingPage() {
   return (
     <main>
-      <section className="mx-auto max-w-5xl px-4 pb-12 pt-16 text-center">
-        <h1 className="text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
-          Your Complete Toolkit for <span className="bg-gradient-to-r from-pink-500 to-violet-600 bg-clip-text text-transparent">Short-Form Video</span>
+      <section aria-labelledby="paste-title" className="bg-gradient-to-b from-violet-50 to-white px-4 pb-10 pt-8 text-center sm:pt-12">
+        <h1 id="paste-title" className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
+          Download TikTok Videos Instantly
         </h1>
+        <p className="mx-auto mb-6 mt-2 max-w-xl text-base text-slate-600">Paste a TikTok link: see the video, then save it without a watermark.</p>
+        <PasteFirst />
+      </section>
+
+      <section className="mx-auto max-w-5xl px-4 pb-12 pt-10 text-center">
+        <h2 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
+          Your Complete Toolkit for <span className="bg-gradient-to-r from-pink-500 to-violet-600 bg-clip-text text-transparent">Short-Form Video</span>
+        </h2>
         <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-600">
           Download TikTok videos without watermarks, extract audio, caption automatically, find the right hashtags and follow
           what is trending. Thousands of creators use it across multiple platforms.
@@ -35,7 +45,7 @@ export function LandingPage() {
             <span className="mb-4 inline-flex h-11 w-11 items-center justify-center rounded-lg bg-violet-100 text-violet-700">
               <Icon className="h-5 w-5" aria-hidden />
             </span>
-            <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+            <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
             <p className="mt-1 text-sm text-slate-600">{text}</p>
           </div>
         ))}

@@ -1,7 +1,5 @@
 // The built-in sign-in / create-account page (used when no OpenID provider is configured).
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { AuthForm } from '../components/auth-form';
 
 const ERRORS: Record<string, string> = {
   cancelled: 'Sign-in was cancelled.',
@@ -11,93 +9,16 @@ const ERRORS: Record<string, string> = {
 };
 
 export default function SignInPage() {
-  const [mode, setMode] = useState<'signin' | 'register'>('signin');
-  const [error, setError] = useState<string | null>(() => {
-    const code = new URLSearchParams(window.location.search).get('error');
-    return code ? (ERRORS[code] ?? ERRORS.failed) : null;
-  });
-  const [pending, setPending] = useState(false);
-  const providers = useQuery<{ local: boolean; oidc: boolean }>({ queryKey: ['/api/auth/providers'] });
-
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const body: Record<string, string> = { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') };
-    if (mode === 'register') {
-      for (const k of ['firstName', 'lastName']) if (form.get(k)) body[k] = String(form.get(k));
-    }
-    setPending(true);
-    setError(null);
-    try {
-      await apiRequest('POST', mode === 'register' ? '/api/auth/register' : '/api/auth/login', body);
-      window.location.href = '/';
-    } catch (err) {
-      setError(serverMessage(err) ?? 'Something went wrong. Please try again.');
-      setPending(false);
-    }
-  }
-
-  const field = 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+  const code = new URLSearchParams(window.location.search).get('error');
   return (
     <main className="flex min-h-[70vh] items-center justify-center px-4 py-10">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-2xl font-bold text-slate-900">{mode === 'signin' ? 'Sign in' : 'Create your account'}</h1>
-        {error && (
-          <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {error}
-          </p>
-        )}
-        {providers.data?.oidc ? (
-          <a href="/api/login" className="mt-6 block rounded-md bg-violet-600 px-4 py-2 text-center font-semibold text-white hover:bg-violet-700">
-            Continue to sign in
-          </a>
-        ) : (
-          <form onSubmit={onSubmit} className="mt-4 space-y-3">
-            {mode === 'register' && (
-              <div className="grid grid-cols-2 gap-2">
-                <label className="text-sm font-medium text-slate-700">
-                  First name
-                  <input name="firstName" autoComplete="given-name" className={field} />
-                </label>
-                <label className="text-sm font-medium text-slate-700">
-                  Last name
-                  <input name="lastName" autoComplete="family-name" className={field} />
-                </label>
-              </div>
-            )}
-            <label className="block text-sm font-medium text-slate-700">
-              Email
-              <input name="email" type="email" required autoComplete="email" className={field} />
-            </label>
-            <label className="block text-sm font-medium text-slate-700">
-              Password
-              <input
-                name="password"
-                type="password"
-                required
-                minLength={mode === 'register' ? 8 : undefined}
-                autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
-                className={field}
-              />
-            </label>
-            <button type="submit" disabled={pending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60">
-              {pending ? 'Please wait...' : mode === 'signin' ? 'Sign in' : 'Create account'}
-            </button>
-            <p className="text-center text-sm text-slate-600">
-              {mode === 'signin' ? 'New here?' : 'Already have an account?'}{' '}
-              <button
-                type="button"
-                className="font-semibold text-violet-700 hover:underline"
-                onClick={() => {
-                  setMode(mode === 'signin' ? 'register' : 'signin');
-                  setError(null);
-                }}
-              >
-                {mode === 'signin' ? 'Create an account' : 'Sign in'}
-              </button>
-            </p>
-          </form>
-        )}
+        <AuthForm
+          initialError={code ? (ERRORS[code] ?? ERRORS.failed) : null}
+          onSignedIn={() => {
+            window.location.href = '/';
+          }}
+        />
       </div>
     </main>
   );

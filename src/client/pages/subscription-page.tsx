@@ -41,7 +41,7 @@ function useProviderReturn() {
       if (subscriptionId) confirm.mutate({ subscriptionId, token: q.get('token'), baToken: q.get('ba_token') });
       else toast({ title: 'Confirmation Error', description: 'Missing subscription information. Please try subscribing again.', variant: 'destructive' });
     } else if (q.get('cancel') === 'true') {
-      toast({ title: 'Subscription Cancelled', description: 'You cancelled the checkout. No payment was made.' });
+      toast({ title: 'Checkout not completed', description: 'You left the checkout before paying. No payment was made, and you can upgrade any time.' });
     } else if (subscriptionId || q.get('ba_token') || q.get('token')) {
       toast({ title: 'Subscription Detected', description: 'Checking your subscription status...' });
       refreshBilling();

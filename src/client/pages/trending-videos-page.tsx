@@ -1,13 +1,14 @@
 // SPEC 2 'Trending Videos' (/trending-videos): the shared curated list (Pro, DECISIONS 6).
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
-import { Crown, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { TRENDING_PLATFORMS, type TrendingVideo } from '@shared/contracts/trending-videos';
 import { apiRequest, errorBody, serverMessage } from '../lib/query-client';
 import { Spinner } from '../components/ui/spinner';
 import { TrendingVideoCard } from '../components/trending/trending-video-card';
 import { CurateVideoForm } from '../components/trending/curate-video-form';
+import { ProUpsell } from '../components/pro-upsell';
+import { TRENDING_VIDEOS_UPSELL } from '../components/upsell-samples';
 
 export default function TrendingVideosPage() {
   const [platform, setPlatform] = useState('all');
@@ -58,13 +59,7 @@ export default function TrendingVideosPage() {
           <Spinner label="Loading trending videos..." />
         </div>
       ) : proRequired ? (
-        <div className="rounded-xl border border-amber-200 bg-amber-50 p-6 text-center">
-          <Crown className="mx-auto h-8 w-8 text-amber-500" aria-hidden />
-          <p className="mt-2 font-medium text-slate-900">{serverMessage(videos.error)}</p>
-          <Link href="/subscription" className="mt-4 inline-block rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700">
-            Upgrade to Pro
-          </Link>
-        </div>
+        <ProUpsell tool="Trending Videos" {...TRENDING_VIDEOS_UPSELL} />
       ) : videos.isError ? (
         <p role="alert" className="text-sm text-red-700">
           {serverMessage(videos.error) ?? 'Failed to load trending videos'}

@@ -8,6 +8,8 @@ import { TRENDS_REFETCH_MS, TRENDING_CARD_TAGS } from '@shared/constants';
 import { errorBody, serverMessage } from '../lib/query-client';
 import { formatAge, formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
+import { ProUpsell } from '../components/pro-upsell';
+import { TRENDS_UPSELL } from '../components/upsell-samples';
 import { CategoryBadge, Growth, NewsBadge, Row, Section, dash, formatDay, formatStamp, num } from '../components/trends/trend-ui';
 
 const button = 'inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700';
@@ -17,7 +19,7 @@ export default function TrendsPage() {
   const { data, error, isLoading, refetch, isFetching } = query;
   const toasted = useRef<unknown>(null);
   useEffect(() => {
-    if (error && toasted.current !== error) {
+    if (error && toasted.current !== error && !isProGate(error)) {
       toasted.current = error;
       toast({ title: 'Failed to load trends data', description: serverMessage(error), variant: 'destructive' });
     }
@@ -37,6 +39,8 @@ export default function TrendsPage() {
       </header>
       {isLoading ? (
         <TrendsSkeleton />
+      ) : error && !data && isProGate(error) ? (
+        <ProUpsell tool="Trends Analysis" {...TRENDS_UPSELL} />
       ) : error && !data ? (
         <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-center">
           <p className="font-semibold text-red-800">{serverMessage(error) ?? 'Failed to load trends data'}</p>
@@ -45,11 +49,6 @@ export default function TrendsPage() {
               <RefreshCw className={`h-4 w-4 ${isFetching ? 'animate-spin' : ''}`} aria-hidden />
               Try Again
             </button>
-            {errorBody(error)?.code === 'billing.pro_required' && (
-              <a href="/subscription" className="rounded-md border border-violet-300 px-4 py-2 text-sm font-semibold text-violet-700 hover:bg-violet-50">
-                Upgrade
-              </a>
-            )}
           </div>
         </div>
       ) : data && isEmpty(data) ? (
@@ -70,6 +69,8 @@ export default function TrendsPage() {
     </main>
   );
 }
+
+const isProGate = (error: unknown) => errorBody(error)?.code === 'billing.pro_required';
 
 function isEmpty(d: TrendsAnalysis): boolean {
   return (
@@ -110,7 +111,7 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
           </h2>
           <p className="mt-3 text-3xl font-bold">{a.engagementRate === null ? '—' : `${a.engagementRate}%`}</p>
           <p className="text-sm text-violet-100">engagement (likes per view)</p>
-          <p className="mt-2 text-sm font-semibold">{change === null ? '—' : `${change >= 0 ? '+' : ''}${change} pts`} this week</p>
+          <p className="mt-2 text-sm font-semibold">{change === null ? 'No earlier week to compare yet' : `${change >= 0 ? '+' : ''}${change} pts this week`}</p>
           <p className="mt-3 text-xs text-violet-100">
             {formatDay(a.periodStart)} – {formatDay(a.periodEnd)} · {a.videos} {a.videos === 1 ? 'video' : 'videos'} processed by this toolkit
           </p>
@@ -190,7 +191,7 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
                     <span>{v.creator ? `@${v.creator}` : '—'}</span>
                     <CategoryBadge category={v.category} />
                     {v.hashtags.slice(0, TRENDING_CARD_TAGS).map((t) => (
-                      <span key={t} className="rounded bg-slate-100 px-1.5">#{t}</span>
+                      <span key={t} className="rounded bg-slate-100 px-1.5 text-slate-700">#{t}</span>
                     ))}
                     {v.hashtags.length > TRENDING_CARD_TAGS && <span>+{v.hashtags.length - TRENDING_CARD_TAGS} more</span>}
                   </>

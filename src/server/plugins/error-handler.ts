@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, infrastructureError, loggableError } from '../errors.js';
+import { isClientPath } from '../../shared/client-paths.js';
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -42,7 +43,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
     }
-    // Any other GET is a client route: the SPA shows its own 404 page for unknown paths.
-    return reply.status(200).type('text/html').sendFile('index.html');
+    // The client's shell for its own routes; for any other path the same shell (which shows the
+    // 404 page with a link home) with an honest 404 status for crawlers and link checkers.
+    return reply.status(isClientPath(request.url) ? 200 : 404).type('text/html').sendFile('index.html');
   });
 }

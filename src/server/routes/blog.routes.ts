@@ -12,6 +12,7 @@ import {
   blogSlugParams,
   createBlogPostRequest,
   publicBlogPost,
+  updateBlogPostRequest,
 } from '../../shared/contracts/index.js';
 import { injectPostPreview } from '../services/blog-page-html.js';
 
@@ -29,6 +30,12 @@ export function blogRoutes(app: ZApp, ctx: AppContext) {
     '/api/blog/posts',
     { preHandler: ctx.guards.user, schema: { body: createBlogPostRequest, response: { 201: blogPost } } },
     async (request, reply) => reply.status(201).send(await blog.create(request.user!.id, request.body)),
+  );
+
+  app.put(
+    '/api/blog/posts/:id',
+    { preHandler: ctx.guards.user, schema: { params: blogPostIdParams, body: updateBlogPostRequest, response: { 200: blogPost } } },
+    async (request) => blog.update(request.user!.id, request.params.id, request.body),
   );
 
   app.delete(

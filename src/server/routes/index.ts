@@ -15,6 +15,7 @@ import { videoRoutes } from './video.routes.js';
 import { downloadsRoutes } from './downloads.routes.js';
 import { hashtagsRoutes } from './hashtags.routes.js';
 import { contentRoutes } from './content.routes.js';
+import { adminStatusRoutes } from './admin-status.routes.js';
 
 const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   healthRoutes,
@@ -31,6 +32,7 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   downloadsRoutes,
   hashtagsRoutes,
   contentRoutes,
+  adminStatusRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {

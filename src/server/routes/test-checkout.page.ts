@@ -16,8 +16,8 @@ main{max-width:440px;margin:40px auto;padding:0 16px}
 .card{background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:24px;box-shadow:0 1px 2px rgba(0,0,0,.05)}
 h1{font-size:22px;margin:0 0 4px}.muted{color:#475569;font-size:14px;line-height:1.5}
 .price{font-size:32px;font-weight:800;margin:16px 0 4px}.price span{font-size:15px;font-weight:500;color:#475569}
-.row{display:flex;gap:12px;margin-top:24px;flex-wrap:wrap}form{flex:1;min-width:140px}
-button{width:100%;padding:12px 16px;border-radius:8px;font-size:15px;font-weight:600;cursor:pointer;border:1px solid #cbd5e1;background:#fff;color:#0f172a}
+.row{display:flex;gap:12px;margin-top:24px;flex-wrap:wrap}form{flex:1;min-width:200px;display:flex}
+button{flex:1;box-sizing:border-box;min-height:48px;padding:12px 16px;border-radius:8px;font:600 15px/1.25 inherit;font-family:inherit;white-space:nowrap;cursor:pointer;border:1px solid #cbd5e1;background:#fff;color:#0f172a}
 button.primary{background:#7c3aed;border-color:#7c3aed;color:#fff}
 code{font-size:12px;color:#475569}
 </style></head>

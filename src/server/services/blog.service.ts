@@ -36,6 +36,26 @@ export function toBlogPost(row: BlogPostRow): BlogPost {
   };
 }
 
+function slugFor(input: CreateBlogPostInput): string {
+  if (input.slug) {
+    // A typed slug is normalised by the same rule, so every URL is clean.
+    const slug = slugify(input.slug);
+    if (!slug) throw new AppError(400, 'blog.slug_invalid', 'Slug must contain letters or numbers');
+    return slug;
+  }
+  // A title with no Latin letters or digits (e.g. all emoji) still gets a usable slug.
+  return slugify(input.title) || `post-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+const fieldsOf = (input: CreateBlogPostInput) => ({
+  title: input.title,
+  content: input.content,
+  excerpt: input.excerpt,
+  status: input.status,
+  featuredImage: input.featuredImage,
+  tags: input.tags,
+});
+
 export function createBlogService(deps: { posts: BlogPostsRepository }) {
   return {
     async listMine(authorId: string): Promise<BlogPost[]> {
@@ -43,26 +63,18 @@ export function createBlogService(deps: { posts: BlogPostsRepository }) {
     },
 
     async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
-      let slug: string;
-      if (input.slug) {
-        // A typed slug is normalised by the same rule, so every URL is clean.
-        slug = slugify(input.slug);
-        if (!slug) throw new AppError(400, 'blog.slug_invalid', 'Slug must contain letters or numbers');
-      } else {
-        // A title with no Latin letters or digits (e.g. all emoji) still gets a usable slug.
-        slug = slugify(input.title) || `post-${crypto.randomBytes(4).toString('hex')}`;
-      }
-      const row = await deps.posts.insert({
-        title: input.title,
-        content: input.content,
-        excerpt: input.excerpt,
-        slug,
-        status: input.status,
-        featuredImage: input.featuredImage,
-        tags: input.tags,
-        authorId,
-      });
+      const slug = slugFor(input);
+      const row = await deps.posts.insert({ ...fieldsOf(input), slug, authorId });
       if (!row) throw new AppError(409, 'blog.slug_taken', SLUG_TAKEN_MESSAGE, { field: 'slug', slug });
+      return toBlogPost(row);
+    },
+
+    /** Drafts and published posts alike; someone else's post answers like a missing one. */
+    async update(authorId: string, id: number, input: CreateBlogPostInput): Promise<BlogPost> {
+      const slug = slugFor(input);
+      const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), slug });
+      if (row === 'missing') throw notFound('Post not found', 'blog.not_found');
+      if (row === 'slug_taken') throw new AppError(409, 'blog.slug_taken', SLUG_TAKEN_MESSAGE, { field: 'slug', slug });
       return toBlogPost(row);
     },
 

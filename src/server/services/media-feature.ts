@@ -88,7 +88,7 @@ export function createMediaFeature(
     store,
     results,
     audio: createAudioService({ source: deps.source, media, results }),
-    transcription: createTranscriptionService({ source: deps.source, media, engines, results }),
+    transcription: createTranscriptionService({ source: deps.source, media, engines, results, logger: deps.logger }),
     cleanupJob,
   };
 }

@@ -17,7 +17,12 @@ export interface TranscriptionServiceDeps {
   engines: TranscriptionEngine[];
   /** Stores listened transcripts (minutes of CPU) so a second request for a video is instant. */
   results?: MediaResultsService;
+  /** Where setup instructions go: the operator's log, never the creator's screen. */
+  logger?: { warn(obj: object, msg: string): void };
 }
+
+export const CAPTIONS_UNAVAILABLE_MESSAGE =
+  "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.";
 
 const PLATFORM_NAMES: Array<[RegExp, string]> = [
   [/(^|\.)instagram\.com$/i, 'Instagram'],
@@ -38,17 +43,14 @@ export function assertSupportedPlatform(url: string): void {
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
+  const setupHints = () => deps.engines.filter((e) => e.id !== 'captions').map((e) => e.unavailableReason()).filter((h): h is string => !!h);
   const unavailable = () => {
-    const hints = deps.engines.filter((e) => e.id !== 'captions').map((e) => e.unavailableReason()).filter(Boolean);
-    return new AppError(
-      503,
-      'transcription.unavailable',
-      `This video has no captions and no transcription engine is set up on this server. To enable one, ${hints.join(', or ')}.`,
-    );
+    deps.logger?.warn({ setup: setupHints() }, `auto captions: no speech recogniser is available; to enable one, ${setupHints().join(', or ')}`);
+    return new AppError(503, 'transcription.unavailable', CAPTIONS_UNAVAILABLE_MESSAGE);
   };
 
   return {
-    /** Which engines can run here (for the health of the feature and the docs). */
+    /** Which engines can run here, with setup hints: for administrators only (/api/admin/status). */
     engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
     async generate(url: string, signal?: AbortSignal): Promise<TranscriptionResult> {

@@ -57,6 +57,8 @@ export const createBlogPostRequest = z.object({
   tags: tagList(BLOG_LIMITS.tags, BLOG_LIMITS.tag),
 });
 export type CreateBlogPostRequest = z.input<typeof createBlogPostRequest>;
+/** Editing a post (draft or published) sends every field again, like creating it. */
+export const updateBlogPostRequest = createBlogPostRequest;
 
 export const blogPost = z.object({
   id: z.number().int(),

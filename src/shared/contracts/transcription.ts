@@ -2,9 +2,9 @@ import { z } from 'zod';
 
 export const transcriptionRequest = z.object({
   url: z
-    .string({ error: 'URL required - Please enter a TikTok, Facebook, or Instagram video URL' })
+    .string({ error: 'URL required - Please enter a TikTok video URL' })
     .trim()
-    .min(1, 'URL required - Please enter a TikTok, Facebook, or Instagram video URL')
+    .min(1, 'URL required - Please enter a TikTok video URL')
     .max(2000, 'Please enter a valid video URL')
     .pipe(z.url({ message: 'Please enter a valid video URL', protocol: /^https?$/ })),
 });

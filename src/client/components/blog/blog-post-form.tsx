@@ -1,4 +1,5 @@
-// SPEC 2 'Blog management': the 'Write New Post' form with its seven fields.
+// SPEC 2 'Blog management': the 'Write New Post' form with its seven fields; the same form edits a
+// post (draft or published) when `editing` is given.
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { BLOG_LIMITS, type BlogPost } from '@shared/contracts/blog';
@@ -9,8 +10,18 @@ import { Field, inputClass } from './form-field';
 
 const EMPTY = { title: '', content: '', excerpt: '', slug: '', status: 'draft', featuredImage: '', tags: '' };
 
-export function BlogPostForm() {
-  const [form, setForm] = useState(EMPTY);
+const formOf = (p: BlogPost) => ({
+  title: p.title,
+  content: p.content,
+  excerpt: p.excerpt ?? '',
+  slug: p.slug,
+  status: p.status,
+  featuredImage: p.featuredImage ?? '',
+  tags: p.tags.join(', '),
+});
+
+export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | null; onDone?: () => void }) {
+  const [form, setForm] = useState(() => (editing ? formOf(editing) : EMPTY));
   const [slugError, setSlugError] = useState<string | null>(null);
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -19,7 +30,7 @@ export function BlogPostForm() {
 
   const create = useMutation({
     mutationFn: async () => {
-      const res = await apiRequest('POST', '/api/blog/posts', {
+      const res = await apiRequest(editing ? 'PUT' : 'POST', editing ? `/api/blog/posts/${editing.id}` : '/api/blog/posts', {
         title: form.title,
         content: form.content,
         excerpt: form.excerpt,
@@ -31,13 +42,18 @@ export function BlogPostForm() {
       return (await res.json()) as BlogPost;
     },
     onSuccess: () => {
-      toast({ title: 'Post created successfully' });
+      toast({ title: editing ? 'Post updated' : 'Post created successfully' });
       setForm(EMPTY);
+      onDone?.();
       void queryClient.invalidateQueries({ queryKey: ['/api/blog/posts'] });
     },
     onError: (err) => {
       if (errorBody(err)?.code === 'blog.slug_taken') setSlugError(serverMessage(err) ?? null);
-      toast({ title: 'Error creating post', description: serverMessage(err) ?? 'Failed to create blog post', variant: 'destructive' });
+      toast({
+        title: editing ? 'Error updating post' : 'Error creating post',
+        description: serverMessage(err) ?? (editing ? 'Failed to update blog post' : 'Failed to create blog post'),
+        variant: 'destructive',
+      });
     },
   });
 
@@ -54,7 +70,7 @@ export function BlogPostForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-labelledby="write-new-post">
       <h2 id="write-new-post" className="text-lg font-semibold text-slate-900">
-        Write New Post
+        {editing ? 'Edit Post' : 'Write New Post'}
       </h2>
       <Field label="Title">
         <input value={form.title} onChange={set('title')} maxLength={BLOG_LIMITS.title} className={inputClass} placeholder="Enter post title" />
@@ -82,9 +98,16 @@ export function BlogPostForm() {
       <Field label="Tags" hint="Separate tags with commas">
         <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="tips, growth, tiktok" />
       </Field>
-      <button type="submit" disabled={create.isPending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60 sm:w-auto">
-        {create.isPending ? 'Creating...' : 'Create Post'}
-      </button>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <button type="submit" disabled={create.isPending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60 sm:w-auto">
+          {create.isPending ? (editing ? 'Saving...' : 'Creating...') : editing ? 'Save Changes' : 'Create Post'}
+        </button>
+        {editing && (
+          <button type="button" onClick={onDone} className="w-full rounded-md border border-slate-300 px-4 py-2 font-semibold text-slate-700 hover:bg-slate-50 sm:w-auto">
+            Cancel
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,9 +1,11 @@
-// A featured image that shows SPEC's 'Invalid Image URL' placeholder when its URL cannot be loaded.
+// A featured image that shows SPEC's 'Invalid Image URL' placeholder to the author (My Blog) when its
+// URL cannot be loaded; readers of a public post (hideOnError) simply see no image.
 import { useState } from 'react';
 import { ImageOff } from 'lucide-react';
 
-export function PostImage({ src, alt, className = '' }: { src: string; alt: string; className?: string }) {
+export function PostImage({ src, alt, className = '', hideOnError = false }: { src: string; alt: string; className?: string; hideOnError?: boolean }) {
   const [failed, setFailed] = useState(false);
+  if (failed && hideOnError) return null;
   if (failed) {
     return (
       <div data-testid="invalid-image" className={`flex flex-col items-center justify-center gap-1 bg-slate-100 text-sm text-slate-500 ${className}`}>

@@ -1,12 +1,13 @@
 // The downloader's static and small parts: hero, feature chips and tiles, progress card, recent
 // downloads, footer and the upgrade modal of SPEC 9.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Check, Crown, Download, Shield, Sparkles, Trash2, X, Zap } from 'lucide-react';
 import type { RecentDownload } from '@shared/contracts/video';
 import { PRO_FEATURES, PRO_PRICE_USD } from '@shared/constants';
 import { formatAge, formatNumber } from '../../lib/format';
 import type { DownloadProgress } from './use-video-download';
+import { Thumbnail } from '../ui/thumbnail';
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -78,6 +79,38 @@ export function ProgressCard({ progress }: { progress: DownloadProgress }) {
   );
 }
 
+/** Clearing asks once more in place: the list cannot be brought back (the quota is not refunded). */
+function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const btn = 'inline-flex items-center gap-1.5 rounded-md border px-3 py-1.5 text-sm disabled:opacity-50';
+  if (!confirming) {
+    return (
+      <button type="button" onClick={() => setConfirming(true)} disabled={clearing} className={`${btn} border-slate-300 text-slate-700 hover:bg-slate-50`}>
+        <Trash2 className="h-4 w-4" aria-hidden />
+        Clear History
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label="Confirm clearing the history" className="flex flex-wrap items-center justify-end gap-2 text-sm text-slate-700">
+      <span>Clear the whole list?</span>
+      <button type="button" autoFocus onClick={() => setConfirming(false)} className={`${btn} border-slate-300 hover:bg-slate-50`}>
+        Keep
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setConfirming(false);
+          onClear();
+        }}
+        className={`${btn} border-slate-800 bg-slate-800 text-white hover:bg-slate-700`}
+      >
+        Yes, clear
+      </button>
+    </span>
+  );
+}
+
 export function RecentDownloads({ items, onClear, clearing }: { items: RecentDownload[]; onClear: () => void; clearing: boolean }) {
   return (
     <section aria-labelledby="recent-title" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
@@ -85,12 +118,7 @@ export function RecentDownloads({ items, onClear, clearing }: { items: RecentDow
         <h2 id="recent-title" className="text-lg font-bold text-slate-900">
           Recent Downloads
         </h2>
-        {items.length > 0 && (
-          <button type="button" onClick={onClear} disabled={clearing} className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50 disabled:opacity-50">
-            <Trash2 className="h-4 w-4" aria-hidden />
-            Clear History
-          </button>
-        )}
+        {items.length > 0 && <ClearHistory onClear={onClear} clearing={clearing} />}
       </div>
       {items.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No downloads yet. Your downloaded videos will appear here.</p>
@@ -98,7 +126,9 @@ export function RecentDownloads({ items, onClear, clearing }: { items: RecentDow
         <ul data-testid="recent-list" className="mt-3 divide-y divide-slate-100">
           {items.map((d) => (
             <li key={d.id} className="flex items-center gap-3 py-3">
-              <div className="h-14 w-10 flex-none overflow-hidden rounded bg-slate-200">{d.thumbnail && <img src={d.thumbnail} alt="" className="h-full w-full object-cover" loading="lazy" />}</div>
+              <div className="h-14 w-10 flex-none overflow-hidden rounded bg-slate-200">
+                <Thumbnail src={d.thumbnail} compact />
+              </div>
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-semibold text-slate-900">{d.title ?? d.url}</p>
                 <p className="truncate text-xs text-slate-600">

@@ -2,7 +2,7 @@
 // (red cross + message); paste from the clipboard; the button waits for a valid URL.
 import { useState, type FormEvent } from 'react';
 import { CheckCircle2, ClipboardPaste, Loader2, Search, XCircle } from 'lucide-react';
-import { isTikTokLink } from '@shared/tiktok-url';
+import { extractTikTokLink, isTikTokLink } from '@shared/tiktok-url';
 import { toast } from '../../hooks/use-toast';
 
 export const INVALID_URL_MESSAGE = 'Please enter a valid TikTok video URL';
@@ -23,10 +23,20 @@ export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; 
     onSubmit(url.trim());
   }
 
+  /** A pasted TikTok link (or shared text holding one) is fetched at once: paste is the action. */
+  function takePasted(text: string): boolean {
+    const link = extractTikTokLink(text);
+    if (!link) return false;
+    onUrlChange(link);
+    setSubmittedInvalid(false);
+    if (!pending) onSubmit(link);
+    return true;
+  }
+
   async function paste() {
     try {
       const text = await navigator.clipboard.readText();
-      onUrlChange(text.trim());
+      if (!takePasted(text)) onUrlChange(text.trim());
     } catch {
       toast({ title: 'Clipboard access denied', description: 'Please paste the URL manually', variant: 'destructive' });
     }
@@ -48,6 +58,9 @@ export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; 
             placeholder="https://www.tiktok.com/@user/video/1234567890"
             value={url}
             onChange={(e) => onUrlChange(e.target.value)}
+            onPaste={(e) => {
+              if (takePasted(e.clipboardData.getData('text'))) e.preventDefault();
+            }}
             aria-invalid={showError}
             aria-describedby={showError ? 'video-url-error' : undefined}
             className={`w-full rounded-lg border bg-white py-3 pl-3 pr-20 text-base outline-none focus:ring-4 ${ring}`}

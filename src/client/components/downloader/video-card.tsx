@@ -1,10 +1,11 @@
 // The video detail card (SPEC 2 'Downloader'): thumbnail with inline preview, title, author,
 // m:ss, views and likes, the download options (quality, resolution, size) and copy-link.
 import { useState } from 'react';
-import { Clock, Copy, Download, Eye, Heart, Loader2, Play, User, X } from 'lucide-react';
+import { Clock, Copy, Crown, Download, Eye, Heart, Loader2, Play, User, X } from 'lucide-react';
 import type { VideoInfo } from '@shared/contracts/video';
 import { formatDuration, formatFileSize, formatNumber } from '../../lib/format';
 import { toast } from '../../hooks/use-toast';
+import { Thumbnail } from '../ui/thumbnail';
 
 function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean) => void }) {
   const [loading, setLoading] = useState(true);
@@ -37,7 +38,8 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
   );
 }
 
-export function VideoCard({ info, onDownload, downloading }: { info: VideoInfo; onDownload: (quality: string) => void; downloading: boolean }) {
+/** upgradeToDownload: no downloads left, so each button says so (and the page opens the upgrade modal). */
+export function VideoCard({ info, onDownload, downloading, upgradeToDownload = false }: { info: VideoInfo; onDownload: (quality: string) => void; downloading: boolean; upgradeToDownload?: boolean }) {
   const [previewing, setPreviewing] = useState(false);
 
   function play() {
@@ -64,8 +66,8 @@ export function VideoCard({ info, onDownload, downloading }: { info: VideoInfo; 
           {previewing ? (
             <Preview info={info} onClose={() => setPreviewing(false)} />
           ) : (
-            <button type="button" onClick={play} aria-label="Play preview" className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
-              {info.thumbnail && <img src={info.thumbnail} alt="" className="h-full w-full object-cover" />}
+            <button type="button" onClick={play} aria-label={`Play preview, ${formatDuration(info.duration)}`} className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
+              <Thumbnail src={info.thumbnail} />
               <span className="absolute inset-0 flex items-center justify-center bg-black/20 group-hover:bg-black/30">
                 <span className="rounded-full bg-white/90 p-3 shadow">
                   <Play className="h-6 w-6 fill-violet-600 text-violet-600" aria-hidden />
@@ -118,11 +120,11 @@ export function VideoCard({ info, onDownload, downloading }: { info: VideoInfo; 
                     type="button"
                     disabled={downloading}
                     onClick={() => onDownload(o.quality)}
-                    aria-label={`Download ${o.quality.toUpperCase()}`}
+                    aria-label={upgradeToDownload ? `Upgrade to download ${o.quality.toUpperCase()}` : `Download ${o.quality.toUpperCase()}`}
                     className="inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700 disabled:cursor-not-allowed disabled:opacity-50"
                   >
-                    <Download className="h-4 w-4" aria-hidden />
-                    Download
+                    {upgradeToDownload ? <Crown className="h-4 w-4" aria-hidden /> : <Download className="h-4 w-4" aria-hidden />}
+                    {upgradeToDownload ? 'Upgrade to download' : 'Download'}
                   </button>
                 </li>
               ))}

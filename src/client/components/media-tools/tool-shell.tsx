@@ -1,10 +1,16 @@
 // Shared layout of the audio and captions tools: heading, a one-field URL form, Pro hint.
 import type { FormEvent, ReactNode } from 'react';
-import { Link } from 'wouter';
-import { Crown, Loader2 } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import { useSubscriptionStatus } from '../../hooks/use-subscription';
+import { ProUpsell, type UpsellInfo } from '../pro-upsell';
 
-export function ToolPage({ icon, title, subtitle, children }: { icon: ReactNode; title: string; subtitle: string; children: ReactNode }) {
+/**
+ * upsell: a Pro tool. Free users can open the screen by URL (SPEC 2); they see the one calm upsell
+ * in place of the form (which could only end in the server's refusal).
+ */
+export function ToolPage({ icon, title, subtitle, upsell, children }: { icon: ReactNode; title: string; subtitle: string; upsell?: UpsellInfo; children: ReactNode }) {
+  const { data } = useSubscriptionStatus();
+  const gated = !!upsell && !!data && !data.isProUser;
   return (
     <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:py-12">
@@ -13,24 +19,8 @@ export function ToolPage({ icon, title, subtitle, children }: { icon: ReactNode;
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
           <p className="mt-2 text-slate-600">{subtitle}</p>
         </header>
-        <ProNotice />
-        {children}
+        {gated ? <ProUpsell tool={title} {...upsell} /> : children}
       </main>
-    </div>
-  );
-}
-
-/** Free users can open the screen by URL (SPEC 2); tell them before they try that it is a Pro tool. */
-function ProNotice() {
-  const { data } = useSubscriptionStatus();
-  if (!data || data.isProUser) return null;
-  return (
-    <div data-testid="pro-notice" className="flex flex-col items-center justify-between gap-3 rounded-xl bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row">
-      <span>This is a Pro feature. Upgrade to use it.</span>
-      <Link href="/subscription" className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 font-semibold text-white hover:bg-violet-700">
-        <Crown className="h-4 w-4" aria-hidden />
-        Upgrade to Pro
-      </Link>
     </div>
   );
 }

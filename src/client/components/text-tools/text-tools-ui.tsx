@@ -54,17 +54,6 @@ export function HashtagChips({ tags }: { tags: string[] }) {
   );
 }
 
-export function ProNotice() {
-  return (
-    <p role="note" className="rounded-xl bg-violet-50 px-4 py-3 text-sm text-violet-900 ring-1 ring-violet-200">
-      This is a Pro feature. Upgrade to use it.{' '}
-      <Link href="/subscription" className="font-semibold underline">
-        Upgrade to Pro
-      </Link>
-    </p>
-  );
-}
-
 export const fieldClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base outline-none focus:border-violet-500 focus:ring-4 focus:ring-violet-200';
 export const primaryButtonClass =

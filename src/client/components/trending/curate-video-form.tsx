@@ -31,7 +31,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
       setForm((f) => ({
         ...f,
         title: info.title.slice(0, TRENDING_LIMITS.title) || f.title,
-        description: info.title || f.description,
+        // The description stays the curator's own words (the title is not repeated into it).
         author: info.author.slice(0, TRENDING_LIMITS.author) || f.author,
         // A CDN address longer than the column allows is left for the person to fill in.
         thumbnailUrl: info.thumbnail && info.thumbnail.length <= TRENDING_LIMITS.thumbnailUrl ? info.thumbnail : f.thumbnailUrl,

@@ -1,7 +1,7 @@
 // One curated video (SPEC 2 'Trending Videos', each card).
 import { useMutation } from '@tanstack/react-query';
-import { ExternalLink, Eye, Flame, Heart, TrendingUp, VideoOff } from 'lucide-react';
-import { useState } from 'react';
+import { ExternalLink, Eye, Flame, Heart, TrendingUp } from 'lucide-react';
+import { Thumbnail } from '../ui/thumbnail';
 import { TRENDING_CARD_TAGS } from '@shared/constants';
 import type { TrendingVideo } from '@shared/contracts/trending-videos';
 import { apiRequest, queryClient, serverMessage } from '../../lib/query-client';
@@ -14,18 +14,10 @@ const PLATFORM_STYLE: Record<string, string> = {
   facebook: 'bg-blue-600 text-white',
 };
 
-function Thumbnail({ video }: { video: TrendingVideo }) {
-  const [failed, setFailed] = useState(false);
+function VideoThumbnail({ video }: { video: TrendingVideo }) {
   return (
     <a href={video.videoUrl} target="_blank" rel="noopener noreferrer" aria-label={`Open ${video.title} in a new tab`} className="block aspect-video w-full overflow-hidden rounded-t-xl bg-slate-100">
-      {video.thumbnailUrl && !failed ? (
-        <img src={video.thumbnailUrl} alt="" referrerPolicy="no-referrer" onError={() => setFailed(true)} className="h-full w-full object-cover transition-transform hover:scale-105" />
-      ) : (
-        <span data-testid="thumbnail-placeholder" className="flex h-full w-full flex-col items-center justify-center gap-1 text-sm text-slate-400">
-          <VideoOff className="h-8 w-8" aria-hidden />
-          No thumbnail
-        </span>
-      )}
+      <Thumbnail src={video.thumbnailUrl} className="transition-transform hover:scale-105" />
     </a>
   );
 }
@@ -46,7 +38,7 @@ export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
   const extraTags = video.tags.length - TRENDING_CARD_TAGS;
   return (
     <article data-testid="trending-card" className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-      <Thumbnail video={video} />
+      <VideoThumbnail video={video} />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-center justify-between gap-2">
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${PLATFORM_STYLE[video.platform] ?? 'bg-slate-200 text-slate-800'}`}>{video.platform}</span>

@@ -21,17 +21,25 @@ export interface OfflineEngineConfig {
 export const INSTALL_HINT = 'install pocketsphinx and pocketsphinx-en-us (apt-get install -y pocketsphinx pocketsphinx-en-us)';
 
 export function createOfflineEngine(cfg: OfflineEngineConfig): TranscriptionEngine {
-  const bin = cfg.batchBin ?? whichSync('pocketsphinx_batch');
   const hmm = path.join(cfg.modelDir, 'en-us');
   const lm = path.join(cfg.modelDir, 'en-us.lm.bin');
   const dict = path.join(cfg.modelDir, 'cmudict-en-us.dict');
-  const ready = Boolean(bin) && [hmm, lm, dict].every((p) => fs.existsSync(p));
+  // Looked up when needed, not only at start: installing the packages needs no restart. Once
+  // found it is kept (a PATH scan and three stats per request are cheap, but not free).
+  let bin: string | null = null;
+  const locate = (): string | null => {
+    if (bin) return bin;
+    const found = cfg.batchBin ?? whichSync('pocketsphinx_batch');
+    if (found && [hmm, lm, dict].every((p) => fs.existsSync(p))) bin = found;
+    return bin;
+  };
   return {
     id: 'offline',
     local: true,
-    unavailableReason: () => (ready ? null : INSTALL_HINT),
+    unavailableReason: () => (locate() ? null : INSTALL_HINT),
     async transcribe(input) {
-      if (!ready || !bin) return null;
+      const bin = locate();
+      if (!bin) return null;
       const wav = path.join(input.workDir, 'speech.wav');
       const run = { timeoutMs: cfg.timeoutMs, signal: input.signal };
       const { stderr } = await runProcess(cfg.ffmpeg, speechWavArgs(await input.mediaFile(), wav), run);

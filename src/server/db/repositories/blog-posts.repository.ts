@@ -5,6 +5,11 @@ import { blogPosts } from '../schema.js';
 export type BlogPostRow = typeof blogPosts.$inferSelect;
 export type NewBlogPostRow = typeof blogPosts.$inferInsert;
 
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
+  return false;
+}
+
 export function createBlogPostsRepository(db: Db) {
   return {
     async listByAuthor(authorId: string): Promise<BlogPostRow[]> {
@@ -14,6 +19,23 @@ export function createBlogPostsRepository(db: Db) {
     async insert(data: NewBlogPostRow): Promise<BlogPostRow | undefined> {
       const [row] = await db.insert(blogPosts).values(data).onConflictDoNothing({ target: blogPosts.slug }).returning();
       return row;
+    },
+    /**
+     * Updates only when the post belongs to authorId: the row, 'missing' (missing or someone
+     * else's), or 'slug_taken' when another post has the slug (the unique index decides).
+     */
+    async updateOwned(id: number, authorId: string, data: Omit<NewBlogPostRow, 'authorId'>): Promise<BlogPostRow | 'missing' | 'slug_taken'> {
+      try {
+        const [row] = await db
+          .update(blogPosts)
+          .set({ ...data, updatedAt: new Date() })
+          .where(and(eq(blogPosts.id, id), eq(blogPosts.authorId, authorId)))
+          .returning();
+        return row ?? 'missing';
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'slug_taken';
+        throw err;
+      }
     },
     /** Deletes only when the post belongs to authorId; false otherwise (missing or someone else's). */
     async deleteOwned(id: number, authorId: string): Promise<boolean> {

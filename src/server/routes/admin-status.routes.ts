@@ -1,0 +1,15 @@
+// Administrators only: what this server can do and what to set up for the rest (setup hints live
+// here and in the log, never in a creator's toast).
+import { z } from 'zod';
+import type { ZApp } from '../app.js';
+import type { AppContext } from '../context.js';
+
+const adminStatus = z.object({
+  transcription: z.array(z.object({ id: z.string(), available: z.boolean(), hint: z.string().nullable() })),
+});
+
+export function adminStatusRoutes(app: ZApp, ctx: AppContext) {
+  app.get('/api/admin/status', { preHandler: ctx.guards.admin, schema: { response: { 200: adminStatus } } }, async () => ({
+    transcription: ctx.services.transcription.engines(),
+  }));
+}
