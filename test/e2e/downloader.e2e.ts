@@ -9,6 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
+import { execFileSync } from 'node:child_process';
 
 let server: RunningServer;
 let browser: Browser;
@@ -114,6 +116,26 @@ describe('downloader', () => {
     await page.getByRole('button', { name: 'Upgrade to download HD' }).click();
     await page.getByRole('heading', { name: 'Upgrade to Pro' }).waitFor();
     await page.getByText('Upgrade to continue').waitFor();
+    await context.close();
+  });
+
+  it('downloads 1080p HEVC with its sound from the card, each option naming its codec', async () => {
+    const { page, context } = await newPage(browser);
+    await registerInBrowser(page, server.url, `hevc${Date.now()}@example.com`);
+    const v = tt.addVideo({ desc: 'Sharp one', hevc: { gears: { '1080p': hevcVideoOnly(1080, 1920, 3), '720p': hevcVideoOnly(720, 1280, 3) }, sounds: [aacSound(3)] } });
+    await fetchVideo(page, v.url);
+    const codecs = await page.getByTestId('option-codec').allTextContents();
+    expect(codecs.map((c) => c.trim())).toEqual(['· HEVC · sharpest', '· HEVC · sharpest', '· H.264 · plays everywhere', '· H.264 · plays everywhere']);
+    await screenshot(page, 'downloader-card-hevc-desktop');
+    const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Download 1080P' }).click();
+    const download = await downloadEvent;
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    const streams = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-of', 'json', saved], { encoding: 'utf8' })).streams;
+    expect(streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'hevc']);
+    expect(streams.find((st: { codec_type: string }) => st.codec_type === 'video').height).toBe(1920);
+    await page.getByText('Download completed').first().waitFor();
     await context.close();
   });
 

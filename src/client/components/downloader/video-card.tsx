@@ -115,6 +115,11 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
                     <span className="text-slate-700">{o.resolution}</span>
                     <span className="mx-1 text-slate-400">·</span>
                     <span className="text-slate-700">{formatFileSize(o.size)}</span>
+                    {o.codec && (
+                      <span data-testid="option-codec" className="text-slate-500">
+                        {o.codec === 'hevc' ? ' · HEVC · sharpest' : ' · H.264 · plays everywhere'}
+                      </span>
+                    )}
                   </div>
                   <button
                     type="button"
