@@ -7,21 +7,13 @@ import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { publicRoutes } from './routes';
 import { APP_PATHS } from '@shared/client-paths';
-import { Spinner } from './components/ui/spinner';
+import { PageFallback } from './components/page-fallback';
 
 // Everything a signed-in person needs (nav bar, tooltips, screens) loads on demand, so the
 // signed-out landing page ships only React, the router, the query client and itself.
 const SignedInShell = lazy(() => import('./signed-in-shell'));
 const Toaster = lazy(() => import('./components/ui/toaster'));
 const SignInToUsePage = lazy(() => import('./pages/sign-in-to-use-page'));
-
-export function PageFallback() {
-  return (
-    <div className="flex min-h-[50vh] items-center justify-center">
-      <Spinner />
-    </div>
-  );
-}
 
 export function App() {
   const { isAuthenticated, isLoading } = useAuth();

@@ -5,7 +5,7 @@ import { NavBar } from './components/nav-bar';
 import { TooltipProvider } from './components/ui/tooltip';
 import { NotFoundPage } from './pages/not-found-page';
 import { publicRoutes, signedInRoutes } from './routes';
-import { PageFallback } from './app';
+import { PageFallback } from './components/page-fallback';
 
 export default function SignedInShell() {
   return (

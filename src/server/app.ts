@@ -1,8 +1,7 @@
 // Builds the Fastify app: security, sessions, routes, static client. No listening here.
 import path from 'node:path';
 import fs from 'node:fs';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -16,9 +15,7 @@ import { limitConnectionsPerIp, registerNulGuard } from './plugins/input-guards.
 import { registerRoutes } from './routes/index.js';
 import { registerOpenApi } from './plugins/openapi.js';
 
-export type App = FastifyInstance;
 const REQUEST_TIMEOUT_MS = 20_000;
-export type ZApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -70,9 +67,9 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
   app.decorateRequest('user', null);
 
   await registerOpenApi(app, { publicUrl: ctx.config.publicUrl });
-  await registerRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx);
-
   const clientDir = opts.clientDir ?? path.resolve('dist/client');
+  await registerRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx, { clientDir });
+
   if (fs.existsSync(path.join(clientDir, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: clientDir,

@@ -41,10 +41,12 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
       videoUrl: '/api/video/stream/7504044860782021930',
     });
     expect(info.title).toMatch(/^Digital marketing will be DEAD by 2027/);
-    // Only the muxed H.264 gears (phone plays them with sound); HEVC DASH gears are left out.
-    expect(info.downloadOptions.map((o: { quality: string; resolution: string; size: number }) => [o.quality, o.resolution, o.size])).toEqual([
-      ['hd', '576x1024', 72143208],
-      ['sd', '576x1024', 26194101],
+    // The sharper HEVC gears (remuxed with their sound by the server), then the muxed H.264 gears.
+    expect(info.downloadOptions.map((o: { quality: string; codec: string; resolution: string; size: number }) => [o.quality, o.codec, o.resolution, o.size])).toEqual([
+      ['1080p', 'hevc', '1080x1920', 57894323],
+      ['720p', 'hevc', '720x1280', 33377451],
+      ['hd', 'h264', '576x1024', 72143208],
+      ['sd', 'h264', '576x1024', 26194101],
     ]);
     expect(JSON.stringify(info)).not.toMatch(/tiktok(cdn)?(-us)?\.com\/(video|aweme|obj|tos)/);
     for (const o of info.downloadOptions) expect(o.url.startsWith('/api/')).toBe(true);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTikTokLink, stripTrackingStep, normaliseHostStep, plainStep } from '../../src/shared/tiktok-url.js';
-import { mapItemStruct, videoOptions } from '../../src/server/adapters/tiktok/item-mapper.js';
+import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/adapters/tiktok/item-mapper.js';
 import { extractScope, readVideoPage } from '../../src/server/adapters/tiktok/page-parser.js';
 import { errorForStatus } from '../../src/server/adapters/tiktok/errors.js';
 
@@ -83,20 +83,37 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     expect(v.subtitles).toEqual([expect.objectContaining({ language: 'eng-US', format: 'webvtt', source: 'ASR' })]);
   });
 
-  it('offers only muxed H.264 gears, best first, never downloadAddr or the aweme/v1/play fallback', () => {
+  it('offers the sharper HEVC gears paired with sound, then the muxed H.264 gears; never downloadAddr or aweme/v1/play', () => {
     const item = readVideoPage(html2026);
     if (!item.ok) throw new Error('fixture did not parse');
     const options = videoOptions(item.item);
-    expect(options.map((o) => [o.quality, o.width, o.height, o.size])).toEqual([
-      ['hd', 576, 1024, 72143208],
-      ['sd', 576, 1024, 26194101],
+    // adapt_540_1 (HEVC 576x1024) is no sharper than the H.264 file: not offered.
+    expect(options.map((o) => [o.quality, o.codec, o.width, o.height, o.size])).toEqual([
+      ['1080p', 'hevc', 1080, 1920, 57894323],
+      ['720p', 'hevc', 720, 1280, 33377451],
+      ['hd', 'h264', 576, 1024, 72143208],
+      ['sd', 'h264', 576, 1024, 26194101],
     ]);
-    const all = options.flatMap((o) => o.urls);
+    const all = options.flatMap((o) => [...o.urls, ...(o.audio ?? []).flat()]);
     expect(all.some((u) => u.includes('/aweme/v1/play'))).toBe(false);
     expect(all).not.toContain((item.item as any).video.downloadAddr);
-    expect(all.some((u) => u.includes('/media-video-hvc1/'))).toBe(false);
-    expect(options[0].urls[0]).toBe((item.item as any).video.playAddr); // playAddr == normal_540_0
-    expect(options[0].urls[1]).toMatch(/^https:\/\/v19-webapp-prime\./); // the mirror as fallback
+    // HEVC gears are the video-only DASH files; muxed options never are.
+    expect(options.filter((o) => o.codec === 'h264').flatMap((o) => o.urls).some((u) => u.includes('/media-video-hvc1/'))).toBe(false);
+    const hd = options.find((o) => o.quality === 'hd')!;
+    expect(hd.urls[0]).toBe((item.item as any).video.playAddr); // playAddr == normal_540_0
+    expect(hd.urls[1]).toMatch(/^https:\/\/v19-webapp-prime\./); // the mirror as fallback
+    // The sound: the three bitrateAudioInfo tracks, highest bitrate first, Main then Backup URL.
+    const tracks = options[0].audio!;
+    expect(tracks).toHaveLength(3);
+    expect(tracks.every((t) => t.length >= 1 && t.every((u) => u.includes('/media-audio-und-mp4a/') || u.startsWith('https://')))).toBe(true);
+    expect(audioTracks((item.item as any).video)).toEqual(tracks);
+  });
+
+  it('offers no HEVC option without a sound track to pair (never a silent file)', () => {
+    const item = readVideoPage(html2026);
+    if (!item.ok) throw new Error('fixture did not parse');
+    const silent = { ...item.item, video: { ...(item.item as any).video, bitrateAudioInfo: [] } };
+    expect(videoOptions(silent).map((o) => o.quality)).toEqual(['hd', 'sd']);
   });
 
   it('maps the 2021 Next.js generation (numbers as ints, playAddr only)', () => {

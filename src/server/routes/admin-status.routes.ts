@@ -1,7 +1,7 @@
 // Administrators only: what this server can do and what to set up for the rest (setup hints live
 // here and in the log, never in a creator's toast).
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 
 const adminStatus = z.object({

@@ -1,4 +1,4 @@
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { audioExtractRequest, audioResultSchema } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';

@@ -1,6 +1,6 @@
 // Sign-in: built-in email + password, or OpenID Connect when configured.
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
 import { AppError, unauthorized } from '../errors.js';

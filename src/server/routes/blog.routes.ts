@@ -3,8 +3,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
+import type { RouteOptions } from './index.js';
 import {
   blogPost,
   blogPostIdParams,
@@ -16,11 +17,10 @@ import {
 } from '../../shared/contracts/index.js';
 import { injectPostPreview } from '../services/blog-page-html.js';
 
-// The same folder app.ts serves the built client from.
-const INDEX_HTML = path.resolve('dist/client/index.html');
-
-export function blogRoutes(app: ZApp, ctx: AppContext) {
+export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   const blog = ctx.services.blog;
+  // The same folder app.ts serves the built client from (buildApp's clientDir).
+  const indexHtml = path.join(opts.clientDir, 'index.html');
 
   app.get('/api/blog/posts', { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } }, async (request) =>
     blog.listMine(request.user!.id),
@@ -57,7 +57,7 @@ export function blogRoutes(app: ZApp, ctx: AppContext) {
     const slug = request.params['*'];
     const preview = slug && slug.length <= 255 && !slug.includes('/') ? await blog.preview(slug) : null;
     let html: string | null = null;
-    if (preview) html = await fs.readFile(INDEX_HTML, 'utf8').catch(() => null);
+    if (preview) html = await fs.readFile(indexHtml, 'utf8').catch(() => null);
     // Drafts, unknown slugs and an unbuilt client get the ordinary SPA answer.
     if (!preview || html === null) return reply.callNotFound();
     return reply

@@ -1,5 +1,5 @@
 // POST /api/content/optimize (signed in): one optimised caption per requested platform.
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { optimizeRequest, optimizeResponse } from '../../shared/contracts/content.js';
 

@@ -1,5 +1,5 @@
 // The signed-in user's download history. Clearing hides it; the quota never comes back.
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { clearDownloadsResponse, recentDownloadsResponse } from '../../shared/contracts/index.js';
 

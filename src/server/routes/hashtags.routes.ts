@@ -1,5 +1,5 @@
 // POST /api/ai/hashtags (Pro): hashtag suggestions from the built-in engine or the language model.
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { hashtagRequest, hashtagResponse } from '../../shared/contracts/hashtags.js';
 

@@ -1,4 +1,4 @@
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { healthResponse } from '../../shared/contracts/index.js';
 import { AppError } from '../errors.js';

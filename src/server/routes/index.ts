@@ -1,5 +1,5 @@
 // Every route module, registered in one place. A feature adds its module to this list.
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { healthRoutes } from './health.routes.js';
 import { authRoutes } from './auth.routes.js';
@@ -17,7 +17,12 @@ import { hashtagsRoutes } from './hashtags.routes.js';
 import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
 
-const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
+/** What routes need to know of the app around them: where the built client lives. */
+export interface RouteOptions {
+  clientDir: string;
+}
+
+const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise<void> | void> = [
   healthRoutes,
   authRoutes,
   subscriptionRoutes,
@@ -35,6 +40,6 @@ const modules: Array<(app: ZApp, ctx: AppContext) => Promise<void> | void> = [
   adminStatusRoutes,
 ];
 
-export async function registerRoutes(app: ZApp, ctx: AppContext): Promise<void> {
-  for (const register of modules) await register(app, ctx);
+export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {
+  for (const register of modules) await register(app, ctx, opts);
 }

@@ -1,7 +1,7 @@
 // Stored results behind expiring signed links: GET /api/media/<kind>/<file>?exp=..&sig=..
 // The signature is the permission (plain <a download> links work); Range is supported for players.
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 
 const query = z.object({

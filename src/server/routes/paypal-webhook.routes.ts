@@ -1,7 +1,7 @@
 // POST /api/webhooks/paypal: the signature covers the exact bytes PayPal sent (CRC-32 of the raw
 // body), so this scope keeps the body as a Buffer; other routes keep their JSON parser.
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 

@@ -1,7 +1,7 @@
 // The Pro plan over HTTP: status, checkout, confirmation after the provider's redirect, cancel,
 // and the built-in test checkout's approval page (only when PayPal is not configured).
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
   subscriptionCancelResponse,

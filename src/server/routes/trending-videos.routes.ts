@@ -1,6 +1,6 @@
 // The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
   boostRequest,

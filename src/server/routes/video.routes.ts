@@ -2,7 +2,7 @@
 // thumbnail, all through this product's own endpoints (TikTok's CDN links need the page's cookies).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ZApp } from '../app.js';
+import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';

@@ -15,8 +15,8 @@ import { createSharedRuns } from '../lib/shared-runs.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
 
-/** A gear or sound track the CDN would not give (403/404/gone): the caller falls back. */
-const GONE = new Set(['video.not_found', 'upstream.unavailable', 'upstream.incomplete', 'media.empty']);
+/** A gear or sound track the CDN would not give (403/404/gone) or sent unreadable: the caller falls back. */
+const GONE = new Set(['video.not_found', 'upstream.unavailable', 'upstream.incomplete', 'media.empty', 'media.unreadable']);
 export const isGone = (err: unknown) => err instanceof AppError && GONE.has(err.code);
 
 export interface RemuxedFile {

@@ -21,6 +21,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
 import type { FetchedVideo, MediaOpenOptions, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
@@ -79,23 +80,19 @@ export function createVideoService(deps: {
 }) {
   const ttl = deps.ttlMs ?? CACHE_TTL_MS;
   const now = deps.now ?? Date.now;
-  const byId = new Map<string, { expiresAt: number; value: Promise<FetchedVideo> }>();
-  const shortLinks = new Map<string, { expiresAt: number; ref: VideoRef }>();
-
-  function remember<K, V>(map: Map<K, V>, key: K, value: V) {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as K);
-  }
+  // Bounded TTL caches (least recently used dropped first), on the service's clock.
+  const cacheOptions = { max: MAX_ENTRIES, ttl, ttlResolution: 0, perf: { now } };
+  const byId = new LRUCache<string, Promise<FetchedVideo>>(cacheOptions);
+  const shortLinks = new LRUCache<string, VideoRef>(cacheOptions);
 
   async function resolve(url: string, signal?: AbortSignal): Promise<VideoRef> {
     const link = parseTikTokLink(url);
     if (!link) throw tiktokErrors.unsupported();
     if (link.kind === 'video') return { id: link.id, url: link.url };
     const hit = shortLinks.get(link.url);
-    if (hit && hit.expiresAt > now()) return hit.ref;
+    if (hit) return hit;
     const ref = await deps.tiktok.resolveLink(link.url, signal);
-    remember(shortLinks, link.url, { expiresAt: now() + ttl, ref });
+    shortLinks.set(link.url, ref);
     return ref;
   }
 
@@ -111,16 +108,16 @@ export function createVideoService(deps: {
 
   /** The fetched video for a ref, from the cache or one shared page fetch. */
   function load(ref: VideoRef, opts: { fresh?: boolean } = {}): Promise<FetchedVideo> {
-    const hit = byId.get(ref.id);
-    if (hit && hit.expiresAt > now() && !opts.fresh) return hit.value;
+    const hit = opts.fresh ? undefined : byId.get(ref.id);
+    if (hit) return hit;
     // Not tied to one caller's signal: other callers may share this fetch.
     const value = deps.tiktok.fetchVideo(ref).then((v) => {
       notify(v.item);
       return v;
     });
-    remember(byId, ref.id, { expiresAt: now() + ttl, value });
+    byId.set(ref.id, value);
     value.catch(() => {
-      if (byId.get(ref.id)?.value === value) byId.delete(ref.id);
+      if (byId.peek(ref.id) === value) byId.delete(ref.id);
     });
     return value;
   }
@@ -193,8 +190,7 @@ export function createVideoService(deps: {
     },
     /** True when a lookup of this id is cached (a by-id read then costs no page fetch). */
     isCached(id: string): boolean {
-      const hit = byId.get(id);
-      return !!hit && hit.expiresAt > now();
+      return byId.has(id);
     },
     /** A video by id (preview, thumbnail): from the cache, else through its canonical page. */
     byId(id: string, signal?: AbortSignal): Promise<FetchedVideo> {
