@@ -180,6 +180,7 @@ describe('auto captions with no engine available', () => {
       // The admin-only status carries the same hints; anyone else is refused.
       expect((await pro.get('/api/admin/status')).status).toBe(403);
       const admin = await t.signUp({ email: 'boss@example.com' });
+      await t.ctx.services.admin.run({ command: 'user:grant-admin', email: 'boss@example.com' }); // decision 0008
       const status = await (await admin.get('/api/admin/status')).json();
       const offline = status.transcription.find((e: { id: string }) => e.id === 'offline');
       expect(offline).toEqual({ id: 'offline', available: false, hint: expect.stringContaining('apt-get install') });
