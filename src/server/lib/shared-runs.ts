@@ -37,32 +37,27 @@ export function createSharedRuns<T>() {
       shared.waiters++;
       return new Promise<T>((resolve, reject) => {
         let settled = false;
-        const leave = () => {
+        /** Settles this waiter once: the run's outcome, or its own leaving. */
+        const settle = (outcome: () => void) => {
           if (settled) return;
           settled = true;
-          if (--shared.waiters === 0) {
-            // Nobody waits any more: stop the work, and let the next request start afresh.
-            if (runs.get(key) === shared) runs.delete(key);
-            shared.controller.abort();
-          }
-          reject(aborted());
+          shared.waiters--;
+          signal?.removeEventListener('abort', leave);
+          outcome();
         };
+        const leave = () =>
+          settle(() => {
+            if (shared.waiters === 0) {
+              // Nobody waits any more: stop the work, and let the next request start afresh.
+              if (runs.get(key) === shared) runs.delete(key);
+              shared.controller.abort();
+            }
+            reject(aborted());
+          });
         signal?.addEventListener('abort', leave, { once: true });
         shared.promise.then(
-          (value) => {
-            if (settled) return;
-            settled = true;
-            shared.waiters--;
-            signal?.removeEventListener('abort', leave);
-            resolve(value);
-          },
-          (err) => {
-            if (settled) return;
-            settled = true;
-            shared.waiters--;
-            signal?.removeEventListener('abort', leave);
-            reject(err);
-          },
+          (value) => settle(() => resolve(value)),
+          (err) => settle(() => reject(err)),
         );
       });
     },
