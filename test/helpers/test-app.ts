@@ -62,7 +62,11 @@ export async function createTestApp(
       return Object.assign(c, { userId: id, email });
     },
     async close() {
-      await app.close();
+      // As main.ts does after its grace period: a keep-alive connection left by a client that
+      // aborted must not hold the close for Fastify's 72 s keep-alive timeout.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -28,8 +28,8 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson } });
   });
   afterAll(async () => {
-    await t.close();
     await tt.close();
+    await t.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
   const save = async (res: Response, name: string) => {
@@ -125,5 +125,7 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadsReserved, { timeout: 10_000 }).toBe(0);
     expect((await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(0);
     expect(await t.ctx.repos.mediaResults.findFresh(`remux:${v.id}:1080p`)).toBeUndefined();
+    // The CDN transfers stopped too (none left running for a client who left).
+    await expect.poll(() => tt.transfers.filter((x) => x.path.includes(`/${v.id}/`)).map((x) => x.aborted || x.completed), { timeout: 10_000 }).not.toContain(false);
   });
 });

@@ -29,9 +29,12 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
 
   function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
+      // When one part fails the other stops too: nothing keeps downloading into a removed dir.
+      const parts = new AbortController();
+      const partSignal = AbortSignal.any([signal, parts.signal]);
       const fetchTo = async (file: string, urls: string[]) => {
-        const opened = await deps.video.openMedia(video.ref.url, { kind: 'video', mediaUrls: urls }, signal, { bulk: true });
-        await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal });
+        const opened = await deps.video.openMedia(video.ref.url, { kind: 'video', mediaUrls: urls }, partSignal, { bulk: true });
+        await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal: partSignal });
       };
       const videoFile = path.join(dir, 'video.mp4');
       const soundFile = path.join(dir, 'sound.m4a');
@@ -48,7 +51,15 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
         }
         throw last;
       })();
-      await Promise.all([fetchTo(videoFile, option.urls), sound]);
+      const both = [fetchTo(videoFile, option.urls), sound];
+      try {
+        await Promise.all(both);
+      } catch (err) {
+        // The first failure stops the other part, and both settle before the temp dir goes.
+        parts.abort();
+        await Promise.allSettled(both);
+        throw err;
+      }
       const output = path.join(dir, 'remuxed.mp4');
       const size = await remuxVideoAndSound(deps.media, videoFile, soundFile, output, signal);
       return deps.results.save({
