@@ -60,7 +60,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         npm.once('exit', () => reject(new Error(`npm start exited early: ${out}`)));
       });
       const ready = out.split('\n').find((l) => l.includes('Social Media Toolkit is ready'))!;
-      expect(JSON.parse(ready)).toMatchObject({ msg: 'Social Media Toolkit is ready', level: 30 });
+      // JSON when stdout is not a terminal; the line names the security mode (decision 0007).
+      expect(JSON.parse(ready)).toMatchObject({ msg: expect.stringMatching(/^Social Media Toolkit is ready: test mode, /), level: 30, mode: 'test' });
       expect(await portIsFree(port)).toBe(false);
       expect(processesUsingPort(port).some((p) => p.includes('dist/server/main.js'))).toBe(true);
 
