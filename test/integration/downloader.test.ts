@@ -251,8 +251,10 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     // The CDN file is opened alongside the reservation: every refused request closed its transfer.
     const transfers = () => tt.transfers.filter((x) => x.path.includes(`/fake/${v.id}/`));
     for (let i = 0; i < 50 && transfers().some((x) => !x.completed && !x.aborted); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(transfers().filter((x) => x.completed)).toHaveLength(1);
-    expect(transfers().every((x) => x.completed || x.aborted)).toBe(true);
+    // On failure the message lists every transfer (bytes sent, flags) to tell a late abort from a real leak.
+    const seen = JSON.stringify(transfers().map((x) => [x.status, x.bytesSent, x.completed, x.aborted]));
+    expect(transfers().filter((x) => x.completed), seen).toHaveLength(1);
+    expect(transfers().every((x) => x.completed || x.aborted), seen).toBe(true);
   });
 
   it('refuses a free user at the limit with limitReached, and never limits Pro users', async () => {
