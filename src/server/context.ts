@@ -13,6 +13,7 @@ import { createPostgresStore, MemoryStore } from './lib/rate-limiter.js';
 import { createRateLimitsRepository } from './db/repositories/rate-limits.repository.js';
 import { createPreviewService } from './services/preview.service.js';
 import { createRemuxService } from './services/remux.service.js';
+import { createPhotoPostService } from './services/photo-post.service.js';
 import { createGuards } from './plugins/guards.js';
 import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapter.js';
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
@@ -104,7 +105,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
-    downloads: createDownloadService({ video, quota, remux: createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results }), downloads: repos.downloads, logger }),
+    downloads: createDownloadService({ video, quota, remux: createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results }), photos: createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results }), downloads: repos.downloads, logger }),
     mediaResults: mediaFeature.results,
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,

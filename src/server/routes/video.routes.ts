@@ -9,6 +9,8 @@ import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { rateLimited } from '../lib/rate-limits.js';
 import { sendRelayed } from '../lib/send-relayed.js';
 import { isPro } from '../services/entitlements.service.js';
+import { fileStem } from '../services/download.service.js';
+import { slideName } from '../services/photo-post.service.js';
 
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
@@ -58,6 +60,25 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
       ...(media.contentRange ? { 'content-range': media.contentRange } : {}),
     });
     return reply.send(media.stream);
+  });
+
+  // A photo post's slide, byte for byte (the strip shows it; `?download=1` saves it as a file).
+  const slideParams = idParams.extend({ n: z.coerce.number({ error: 'Unknown slide' }).int('Unknown slide').min(1, 'Unknown slide').max(99, 'Unknown slide') });
+  const slideQuery = z.object({ download: z.enum(['1']).optional() });
+  app.get('/api/video/image/:id/:n', { schema: { params: slideParams, querystring: slideQuery } }, async (request, reply) => {
+    const { id, n } = request.params;
+    await limitMediaById(request, id, `ip:${request.ip}`);
+    const slide = await video.openSlide(id, n, abortOnDisconnect(reply));
+    const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
+    const name = `${fileStem(slide.video.video.author, id)}-${slideName(n - 1, type)}`;
+    reply.headers({
+      'content-type': type,
+      'cache-control': 'private, max-age=3600',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
+      ...(slide.contentLength !== null ? { 'content-length': String(slide.contentLength) } : {}),
+    });
+    return reply.send(slide.stream);
   });
 
   app.get('/api/video/thumbnail/:id', { schema: { params: idParams } }, async (request, reply) => {

@@ -11,10 +11,19 @@ import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
 import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
 import { isGone, type RemuxService } from './remux.service.js';
+import type { PhotoPostService } from './photo-post.service.js';
 import { AppError } from '../errors.js';
 import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
 import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
-import type { VideoService } from './video.service.js';
+import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
+
+/** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default 'hd' means the slideshow. */
+function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
+  const q = quality.toLowerCase();
+  if (q === 'hd') return 'slideshow';
+  if ((PHOTO_QUALITIES as readonly string[]).includes(q)) return q as PhotoQuality;
+  throw new AppError(400, 'video.quality_unavailable', `This is a photo post: download it as 'images' (a ZIP of its ${video.video.images.length} slides) or 'slideshow' (a video).`);
+}
 import { MeteredBody } from './metered-body.js';
 
 export interface DownloadStream {
@@ -26,14 +35,21 @@ export interface DownloadStream {
   release(chunk: Buffer): void;
 }
 
-/** ASCII-only, header-safe file name: tiktok-<author>-<id>.mp4, or tiktok-<author>-<id>-1080p.mp4 for HEVC. */
-export function downloadFileName(author: string, id: string, quality?: string): string {
+/** ASCII-only, header-safe start of every file name: tiktok-<author>-<id>. */
+export function fileStem(author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  const suffix = quality && /^\d+p$/.test(quality) ? `-${quality}` : '';
-  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}${suffix}.mp4`;
+  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}`;
 }
 
-export function createDownloadService(deps: { video: VideoService; quota: QuotaService; remux: RemuxService; downloads: DownloadsRepository; logger: Logger }) {
+/** <stem>.mp4, <stem>-1080p.mp4 for HEVC, <stem>-photos.zip / <stem>-slideshow.mp4 for a photo post. */
+export function downloadFileName(author: string, id: string, quality?: string): string {
+  const stem = fileStem(author, id);
+  if (quality === 'images') return `${stem}-photos.zip`;
+  if (quality === 'slideshow') return `${stem}-slideshow.mp4`;
+  return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
+}
+
+export function createDownloadService(deps: { video: VideoService; quota: QuotaService; remux: RemuxService; photos: PhotoPostService; downloads: DownloadsRepository; logger: Logger }) {
   /** The response: the file passed through, its slot committed when the last byte goes (decision 0102). */
   function metered(reservation: Reservation, file: { stream: Readable; length: number | null; contentType: string; release(chunk: Buffer): void }, name: string, quality: string): DownloadStream {
     let resolveSettled!: (ok: boolean) => void;
@@ -51,7 +67,7 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         ),
     });
     const headers: Record<string, string> = {
-      'content-type': file.contentType.startsWith('video/') ? file.contentType : 'video/mp4',
+      'content-type': file.contentType.startsWith('video/') || file.contentType === 'application/zip' ? file.contentType : 'video/mp4',
       'content-disposition': `attachment; filename="${name}"`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -90,13 +106,23 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
     }
   }
 
+  /** A photo post's ZIP or slideshow, from the store or made now; the slot goes back on any failure. */
+  async function photoPost(reservation: Reservation, video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<DownloadStream> {
+    try {
+      const file = await deps.photos.open(video, quality, signal);
+      return metered(reservation, { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined }, downloadFileName(video.video.author, video.video.id, quality), quality);
+    } catch (err) {
+      await reservation.release(0);
+      throw err;
+    }
+  }
+
   return {
     async start(user: User, input: { url: string; quality: string }, signal?: AbortSignal): Promise<DownloadStream> {
       // Cheap refusal before any upstream work; the atomic check is the reservation below.
       if (!isPro(user) && user.downloadCount >= FREE_DOWNLOAD_LIMIT) throw quotaExhausted();
       const { info, video } = await deps.video.getInfo(input.url, signal);
-      const option = deps.video.pickOption(video, input.quality);
-      const meta = {
+      const meta = (quality: string) => ({
         url: info.url,
         videoId: info.videoId,
         title: info.title.slice(0, 5000),
@@ -105,14 +131,19 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         duration: info.duration,
         views: info.views,
         likes: info.likes,
-        quality: option.quality.slice(0, 20),
-      };
+        quality: quality.slice(0, 20),
+      });
       // One download is one slot whatever the option: reserved before any work.
-      if (option.codec === 'hevc') return remuxed(await deps.quota.reserve(user, meta), video, option, signal);
+      if (video.video.isPhotoPost) {
+        const quality = photoQuality(video, input.quality);
+        return photoPost(await deps.quota.reserve(user, meta(quality)), video, quality, signal);
+      }
+      const option = deps.video.pickOption(video, input.quality);
+      if (option.codec === 'hevc') return remuxed(await deps.quota.reserve(user, meta(option.quality)), video, option, signal);
       // The slot and the CDN file are asked for at once (each costs a round trip); whichever fails
       // undoes the other. No byte reaches the client before both succeeded.
       const [reserved, opened] = await Promise.allSettled([
-        deps.quota.reserve(user, meta),
+        deps.quota.reserve(user, meta(option.quality)),
         deps.video.openMedia(info.url, { kind: 'video', quality: option.quality }, signal, { bulk: true }),
       ]);
       if (reserved.status === 'rejected') {

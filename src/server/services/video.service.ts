@@ -25,12 +25,14 @@ import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
 import type { FetchedVideo, MediaOpenOptions, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
-import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
+import { slideshowFrame, type MediaOption } from '../adapters/tiktok/item-mapper.js';
 import { tiktokErrors } from '../adapters/tiktok/errors.js';
 import { parseTikTokLink } from '../../shared/tiktok-url.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_ENTRIES = 2000;
+/** A slide is a JPEG of a few hundred KB; anything past this is not one. */
+export const MAX_SLIDE_BYTES = 20 * 1024 * 1024;
 
 export interface OpenedVideoMedia {
   stream: Readable;
@@ -48,10 +50,16 @@ export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music'
 /** `mediaUrls`: a file of the parsed item (a subtitle, a gear, a sound track), tried in order with the page's cookies. */
 type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 
+/** What a download of `quality` is: a video file, or one of a photo post's two renderings. */
+export const PHOTO_QUALITIES = ['images', 'slideshow'] as const;
+export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
+
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
   const url = v.ref.url;
-  return {
+  const link = (quality: string) => `/api/video/download?url=${encodeURIComponent(url)}&quality=${quality}`;
+  const size = (w: number | null, h: number | null) => (w && h ? `${w}x${h}` : 'Unknown');
+  const info: VideoInfo = {
     url,
     videoId: p.id,
     title: p.title,
@@ -61,14 +69,19 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     duration: p.duration,
     views: p.views,
     likes: p.likes,
-    downloadOptions: p.options.map((o) => ({
-      quality: o.quality,
-      codec: o.codec,
-      resolution: o.width && o.height ? `${o.width}x${o.height}` : 'Unknown',
-      size: o.size,
-      url: `/api/video/download?url=${encodeURIComponent(url)}&quality=${o.quality}`,
-    })),
+    downloadOptions: p.options.map((o) => ({ quality: o.quality, codec: o.codec, resolution: size(o.width, o.height), size: o.size, url: link(o.quality) })),
+    mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
+  if (!p.isPhotoPost) return info;
+  info.images = p.images.map((s, i) => ({ url: `/api/video/image/${p.id}/${i + 1}`, width: s.width, height: s.height }));
+  if (p.images.length) {
+    const frame = slideshowFrame(p.images);
+    info.downloadOptions = [
+      { quality: 'images', resolution: size(p.images[0].width, p.images[0].height), size: null, url: link('images') },
+      { quality: 'slideshow', codec: 'h264', resolution: size(frame.width, frame.height), size: null, url: link('slideshow') },
+    ];
+  }
+  return info;
 }
 
 export function createVideoService(deps: {
@@ -209,6 +222,15 @@ export function createVideoService(deps: {
       const lightest = video.video.options.at(-1);
       if (!lightest) throw video.video.isPhotoPost ? tiktokErrors.noVideo() : tiktokErrors.unavailable();
       return openMedia(video.ref.url, { kind: 'video', quality: lightest.quality }, signal, { range });
+    },
+    /** Slide `n` (from 1) of a photo post, byte for byte, with the page's cookies. */
+    async openSlide(id: string, n: number, signal?: AbortSignal) {
+      const video = await this.byId(id, signal);
+      const slide = video.video.images[n - 1];
+      if (!slide) throw new AppError(404, 'video.no_slide', video.video.isPhotoPost ? `This photo post has ${video.video.images.length} slides.` : 'This post is a video, not a photo post.');
+      const res = await deps.tiktok.openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
+      const length = Number(res.header('content-length'));
+      return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg', contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null, video };
     },
     /** The cover image stream of a video. */
     async openThumbnail(id: string, signal?: AbortSignal) {

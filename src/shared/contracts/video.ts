@@ -12,6 +12,7 @@ export const videoInfoRequest = z.object({ url: tiktokUrl });
 export type VideoInfoRequest = z.infer<typeof videoInfoRequest>;
 
 export const downloadOption = z.object({
+  // Videos: '1080p', 'hd', 'sd'...; photo posts: 'images' (a ZIP of the slides) and 'slideshow' (an MP4).
   quality: z.string(),
   // 'h264': one muxed MP4 that plays everywhere; 'hevc': sharper, remuxed with its sound (decision 0014).
   codec: z.enum(['h264', 'hevc']).optional(),
@@ -21,7 +22,15 @@ export const downloadOption = z.object({
 });
 export type DownloadOption = z.infer<typeof downloadOption>;
 
-/** SPEC 3 'Video info'. */
+/** A photo post's slide, served by this product byte for byte (TikTok's links are signed and expire). */
+export const photoSlide = z.object({
+  url: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type PhotoSlide = z.infer<typeof photoSlide>;
+
+/** SPEC 3 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
 export const videoInfo = z.object({
   url: z.string(),
   videoId: z.string(),
@@ -33,6 +42,8 @@ export const videoInfo = z.object({
   views: z.number(),
   likes: z.number(),
   downloadOptions: z.array(downloadOption),
+  mediaType: z.enum(['video', 'photo']),
+  images: z.array(photoSlide).optional(),
 });
 export type VideoInfo = z.infer<typeof videoInfo>;
 

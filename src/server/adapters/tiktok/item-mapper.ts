@@ -17,6 +17,13 @@ export interface MediaOption {
   audio?: string[][];
 }
 
+/** One slide of a photo post (`imagePost.images[i]`): its signed CDN URLs, best first. */
+export interface PhotoSlide {
+  urls: string[];
+  width: number | null;
+  height: number | null;
+}
+
 export interface ParsedVideo {
   id: string;
   title: string;
@@ -34,6 +41,8 @@ export interface ParsedVideo {
   /** `video.subtitleInfos` as TikTok gives them (Url, LanguageCodeName, Format, Source). */
   subtitles: Array<{ url: string; language: string; format: string; source: string }>;
   isPhotoPost: boolean;
+  /** Photo posts only: the slides in order (empty for a video). */
+  images: PhotoSlide[];
 }
 
 type Json = Record<string, any>;
@@ -150,6 +159,33 @@ export function videoOptions(item: Json): MediaOption[] {
   return [...hevcOptions(video, muxed[0]), ...muxed];
 }
 
+/** TikTok allows 35 slides; anything past 50 is not a real post. */
+const MAX_SLIDES = 50;
+
+/** `imagePost.images[i].imageURL.urlList`, the `.jpeg?` links first (research §7). */
+export function photoSlides(item: Json): PhotoSlide[] {
+  const images = Array.isArray(item.imagePost?.images) ? item.imagePost.images : [];
+  const slides: PhotoSlide[] = [];
+  for (const image of images.slice(0, MAX_SLIDES)) {
+    const list: unknown[] = Array.isArray(image?.imageURL?.urlList) ? image.imageURL.urlList : [];
+    const urls = list.filter(usableMediaUrl);
+    if (!urls.length) continue;
+    urls.sort((a, b) => Number(b.includes('.jpeg?')) - Number(a.includes('.jpeg?')));
+    slides.push({ urls, width: looseNumber(image.imageWidth), height: looseNumber(image.imageHeight) });
+  }
+  return slides;
+}
+
+/**
+ * The slideshow frame: 1080 wide, as tall as the tallest slide needs (at most 9:16), even. Other
+ * slides are letterboxed inside it, never stretched.
+ */
+export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: number } {
+  const ratios = slides.map((s) => (s.width && s.height ? s.height / s.width : 16 / 9));
+  const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
+  return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
+}
+
 export function mapItemStruct(item: Json, fallbackId: string): ParsedVideo {
   const id = String(item.id ?? fallbackId);
   const video: Json = item.video ?? {};
@@ -171,12 +207,14 @@ export function mapItemStruct(item: Json, fallbackId: string): ParsedVideo {
     duration: Math.round(duration),
     views: looseNumber(stats.playCount) ?? looseNumber(statsV2.playCount) ?? 0,
     likes: looseNumber(stats.diggCount) ?? looseNumber(statsV2.diggCount) ?? 0,
-    options: videoOptions(item),
+    // A photo post's `video.playAddr`, when present, is its sound (research §7), never a video file.
+    options: item.imagePost ? [] : videoOptions(item),
     musicUrl: typeof item.music?.playUrl === 'string' && item.music.playUrl.startsWith('https://') ? item.music.playUrl : null,
     musicTitle: typeof item.music?.title === 'string' ? item.music.title : null,
     subtitles: (Array.isArray(video.subtitleInfos) ? video.subtitleInfos : [])
       .filter((s: Json) => typeof s?.Url === 'string')
       .map((s: Json) => ({ url: s.Url, language: String(s.LanguageCodeName ?? ''), format: String(s.Format ?? ''), source: String(s.Source ?? '') })),
     isPhotoPost: !!item.imagePost,
+    images: item.imagePost ? photoSlides(item) : [],
   };
 }

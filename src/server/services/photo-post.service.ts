@@ -1,0 +1,114 @@
+// Photo posts (issue 20): every slide as one ZIP, or a slideshow MP4 over the post's sound. Both are
+// made in a media pool slot (MEDIA_CONCURRENCY, queue limit, time limit) from files fetched into the
+// job's temp dir with the page's cookies, then kept in the media store under `images:<id>` /
+// `slideshow:<id>` for the result TTL: a second download costs no CDN traffic and no ffmpeg run,
+// and concurrent requests share one run, which lives while anyone waits for it.
+import path from 'node:path';
+import { AppError } from '../errors.js';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import { renderSlideshow, SECONDS_PER_SILENT_SLIDE } from '../adapters/media/slideshow.js';
+import { writeZip } from '../adapters/media/zip-archive.js';
+import { slideshowFrame } from '../adapters/tiktok/item-mapper.js';
+import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaResultsService } from './media-results.service.js';
+import { isGone, type RemuxedFile } from './remux.service.js';
+import { MAX_SLIDE_BYTES, type PhotoQuality, type VideoService } from './video.service.js';
+
+/** Slides fetched at once: enough to fill the link, few enough not to look like a scraper. */
+const PARALLEL_SLIDES = 4;
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
+/** `01.jpg`, `02.jpg`…: the order of the post, sortable by name. */
+export const slideName = (index: number, contentType: string) => `${String(index + 1).padStart(2, '0')}.${EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()] ?? 'jpg'}`;
+
+export const slideMissing = (n: number) =>
+  new AppError(424, 'upstream.unavailable', `TikTok would not send slide ${n} of this post right now. Please fetch it again and retry.`);
+
+export function createPhotoPostService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
+  const runs = createSharedRuns<MediaResult>();
+
+  /** Every slide into `dir`, in order; a slide TikTok will not give fails the whole post. */
+  async function fetchSlides(video: FetchedVideo, dir: string, signal: AbortSignal): Promise<Array<{ file: string; name: string }>> {
+    const slides = video.video.images;
+    const out: Array<{ file: string; name: string }> = new Array(slides.length);
+    // The first failure stops the other fetches, and all settle before the temp dir goes.
+    const stop = new AbortController();
+    const partSignal = AbortSignal.any([signal, stop.signal]);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < slides.length; i = next++) {
+        const opened = await deps.video
+          .openMedia(video.ref.url, { kind: 'video', mediaUrls: slides[i].urls }, partSignal, { maxBytes: MAX_SLIDE_BYTES })
+          .catch((err) => Promise.reject(isGone(err) ? slideMissing(i + 1) : err));
+        const name = slideName(i, opened.contentType);
+        const file = path.join(dir, `slide-${name}`);
+        await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal: partSignal });
+        out[i] = { file, name };
+      }
+    };
+    let first: { err: unknown } | null = null; // the cause, not the aborts it led to
+    const workers = Array.from({ length: Math.min(PARALLEL_SLIDES, slides.length) }, () =>
+      worker().catch((err) => {
+        first ??= { err };
+        stop.abort();
+      }),
+    );
+    await Promise.all(workers);
+    if (first) throw (first as { err: unknown }).err;
+    return out;
+  }
+
+  /** The post's sound into `dir` (null when the post has none); its length from ffprobe. */
+  async function fetchSound(video: FetchedVideo, dir: string, signal: AbortSignal): Promise<{ file: string; seconds: number } | null> {
+    if (!video.video.musicUrl) return null;
+    const opened = await deps.video.openMedia(video.ref.url, { kind: 'music' }, signal, { bulk: true }).catch((err) => {
+      if (!isGone(err)) throw err;
+      throw new AppError(424, 'video.sound_unavailable', 'TikTok would not send the sound of this post right now. Please fetch it again and retry.');
+    });
+    const file = path.join(dir, 'sound');
+    await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal });
+    const probed = await deps.media.probe(file, signal);
+    if (!probed.audio || !(probed.duration > 0)) throw new AppError(422, 'media.unreadable', 'The sound of this post could not be read. Please try again later.');
+    return { file, seconds: probed.duration };
+  }
+
+  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal): Promise<MediaResult> {
+    return deps.media.job(signal, async (dir) => {
+      const save = (file: string, ext: string, contentType: string, size: number) =>
+        deps.results.save({ key, kind: quality, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
+      if (quality === 'images') {
+        const slides = await fetchSlides(video, dir, signal);
+        const output = path.join(dir, 'slides.zip');
+        return save(output, 'zip', 'application/zip', await writeZip(slides, output, signal));
+      }
+      // Slides and sound at once; the first failure stops the other, and both settle before the dir goes.
+      const parts = new AbortController();
+      const partSignal = AbortSignal.any([signal, parts.signal]);
+      const both = [fetchSlides(video, dir, partSignal), fetchSound(video, dir, partSignal)] as const;
+      const [slides, sound] = await Promise.all(both).catch(async (err) => {
+        parts.abort();
+        await Promise.allSettled(both);
+        throw err;
+      });
+      const seconds = sound?.seconds ?? SECONDS_PER_SILENT_SLIDE * slides.length;
+      const output = path.join(dir, 'slideshow.mp4');
+      const size = await renderSlideshow(deps.media, { slides: slides.map((s) => s.file), sound: sound?.file ?? null, seconds, ...slideshowFrame(video.video.images) }, output, signal);
+      return save(output, 'mp4', 'video/mp4', size);
+    });
+  }
+
+  return {
+    /** The ZIP or slideshow of a photo post, from the store or made now. */
+    async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<RemuxedFile & { contentType: string }> {
+      if (!video.video.images.length) throw new AppError(404, 'video.no_slide', 'This photo post has no slides TikTok would show.');
+      const key = `${quality}:${video.video.id}`;
+      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, quality, key, shared)));
+      const opened = await deps.results.openRow(row);
+      if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      return { ...opened, contentType: row.contentType };
+    },
+  };
+}
+export type PhotoPostService = ReturnType<typeof createPhotoPostService>;
