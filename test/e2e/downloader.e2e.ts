@@ -10,6 +10,8 @@ import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, typ
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
+import { solidJpeg, toneMp3 } from '../fakes/fake-tiktok-photo.js';
+import yauzl from 'yauzl';
 import { execFileSync } from 'node:child_process';
 
 let server: RunningServer;
@@ -150,6 +152,49 @@ describe('downloader', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'downloader-card-mobile');
+    await context.close();
+  });
+
+  it('shows a photo post as a strip and saves one photo, the ZIP and the slideshow', async () => {
+    const { page, context } = await newPage(browser);
+    await registerInBrowser(page, server.url, `photo${Date.now()}@example.com`);
+    const p = tt.addPhotoPost({ desc: 'Four photos', slides: ['ff0000', '00c000', '0000ff', 'ffff00'].map((c) => solidJpeg(c, 1080, 1440)), sound: toneMp3(4) });
+    await fetchVideo(page, p.url.replace('/video/', '/photo/'));
+    const strip = page.getByTestId('photo-strip');
+    await expect.poll(() => strip.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual([1080, 1080, 1080, 1080]);
+    expect(await page.getByTestId('option-codec').allTextContents()).toEqual([' · ZIP of 4 photos, originals', ' · MP4 slideshow over the sound · plays everywhere']);
+    await strip.scrollIntoViewIfNeeded();
+    await screenshot(page, 'downloader-card-photo-desktop');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dl-'));
+    const saveVia = async (click: () => Promise<void>) => {
+      const event = page.waitForEvent('download', { timeout: 30_000 });
+      await click();
+      const download = await event;
+      const file = path.join(dir, download.suggestedFilename());
+      await download.saveAs(file);
+      return file;
+    };
+    const one = await saveVia(() => page.getByRole('link', { name: 'Save photo 3' }).click());
+    expect(path.basename(one)).toBe(`tiktok-fakephotographer-${p.id}-03.jpg`);
+    expect(fs.readFileSync(one).equals(fs.readFileSync(p.slides[2]))).toBe(true);
+
+    const zip = await saveVia(() => page.getByRole('button', { name: 'Download IMAGES' }).click());
+    expect(zip).toMatch(/tiktok-photos-\d+\.zip$/);
+    const names = await new Promise<string[]>((ok, no) =>
+      yauzl.open(zip, (err, z) => {
+        if (err) return no(err);
+        const found: string[] = [];
+        z!.on('entry', (e: yauzl.Entry) => found.push(e.fileName)).on('end', () => ok(found)).on('error', no);
+      }),
+    );
+    expect(names).toEqual(['01.jpg', '02.jpg', '03.jpg', '04.jpg']);
+    await page.getByText('Your photos were saved.').first().waitFor();
+
+    const show = await saveVia(() => page.getByRole('button', { name: 'Download SLIDESHOW' }).click());
+    const probe = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', show], { encoding: 'utf8' }));
+    expect(probe.streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'h264']);
+    expect(Number(probe.format.duration)).toBeGreaterThan(3.8);
+    await page.getByText('Your video was saved.').first().waitFor();
     await context.close();
   });
 });

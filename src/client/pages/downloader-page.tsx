@@ -63,8 +63,8 @@ export default function DownloaderPage() {
     }
     const countBefore = s?.downloadCount ?? 0;
     try {
-      await start(info.url, quality);
-      toast({ title: 'Download completed', description: 'Your video was saved.' });
+      const saved = await start(info.url, quality);
+      toast({ title: 'Download completed', description: saved.fileName.endsWith('.zip') ? 'Your photos were saved.' : 'Your video was saved.' });
       if (s && !s.isProUser && countBefore >= UPGRADE_MODAL_AFTER) setUpgradeOpen(true);
     } catch (err) {
       const e = err instanceof DownloadError ? err : null;

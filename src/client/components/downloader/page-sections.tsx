@@ -64,7 +64,7 @@ export function ProgressCard({ progress }: { progress: DownloadProgress }) {
       <div className="flex items-center justify-between text-sm font-semibold text-slate-800">
         <span className="inline-flex items-center gap-2">
           <Download className="h-4 w-4 animate-bounce text-violet-600" aria-hidden />
-          Downloading...
+          {progress.preparing ? 'Preparing your file...' : 'Downloading...'}
         </span>
         {percent !== null && <span data-testid="progress-percent">{percent}%</span>}
       </div>

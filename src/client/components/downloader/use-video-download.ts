@@ -1,9 +1,11 @@
 // Real download progress (DECISIONS 4): the file is read from the streamed response, so percent,
 // MB of MB and speed come from the bytes actually received; then saved through a Blob URL under a
-// timestamp-based .mp4 name (SPEC 7).
+// timestamp-based .mp4 name (SPEC 7), or .zip for a photo post's photos.
 import { useCallback, useRef, useState } from 'react';
 
 export interface DownloadProgress {
+  /** True until the server answers: a slideshow or a 1080p file is made before its first byte. */
+  preparing?: boolean;
   received: number;
   total: number | null; // null: the server did not announce a size
   bytesPerSecond: number;
@@ -15,8 +17,8 @@ export class DownloadError extends Error {
   }
 }
 
-export function downloadFileName(now = new Date()): string {
-  return `tiktok-video-${now.getTime()}.mp4`;
+export function downloadFileName(now = new Date(), contentType = 'video/mp4'): string {
+  return contentType === 'application/zip' ? `tiktok-photos-${now.getTime()}.zip` : `tiktok-video-${now.getTime()}.mp4`;
 }
 
 function saveBlob(blob: Blob, name: string) {
@@ -38,7 +40,7 @@ export function useVideoDownload() {
   const start = useCallback(async (url: string, quality: string): Promise<{ fileName: string; bytes: number }> => {
     if (busy.current) throw new DownloadError('A download is already running.', null, 0);
     busy.current = true;
-    setProgress({ received: 0, total: null, bytesPerSecond: 0 });
+    setProgress({ preparing: true, received: 0, total: null, bytesPerSecond: 0 });
     try {
       const res = await fetch('/api/video/download', {
         method: 'POST',
@@ -56,8 +58,10 @@ export function useVideoDownload() {
         }
         throw new DownloadError(typeof body?.message === 'string' ? body.message : '', body, res.status);
       }
+      const contentType = res.headers.get('content-type')?.split(';')[0] ?? 'video/mp4';
       const lengthHeader = res.headers.get('content-length');
       const total = lengthHeader && Number(lengthHeader) > 0 ? Number(lengthHeader) : null;
+      setProgress({ received: 0, total, bytesPerSecond: 0 });
       const reader = res.body.getReader();
       const chunks: Uint8Array[] = [];
       const started = performance.now();
@@ -78,8 +82,8 @@ export function useVideoDownload() {
       if (total !== null && received !== total) throw new DownloadError('The download was interrupted. Please try again.', null, 0);
       const seconds = Math.max(0.001, (performance.now() - started) / 1000);
       setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
-      const fileName = downloadFileName();
-      saveBlob(new Blob(chunks as BlobPart[], { type: 'video/mp4' }), fileName);
+      const fileName = downloadFileName(new Date(), contentType);
+      saveBlob(new Blob(chunks as BlobPart[], { type: contentType }), fileName);
       return { fileName, bytes: received };
     } catch (err) {
       if (err instanceof DownloadError) throw err;

@@ -1,11 +1,21 @@
 // The video detail card (SPEC 2 'Downloader'): thumbnail with inline preview, title, author,
-// m:ss, views and likes, the download options (quality, resolution, size) and copy-link.
+// m:ss, views and likes, the download options (quality, resolution, size) and copy-link. A photo
+// post shows its first photo instead of a player, and its photos as a strip below.
 import { useState } from 'react';
-import { Clock, Copy, Crown, Download, Eye, Heart, Loader2, Play, User, X } from 'lucide-react';
+import { Clock, Copy, Crown, Download, Eye, Heart, Images, Loader2, Play, User, X } from 'lucide-react';
 import type { VideoInfo } from '@shared/contracts/video';
 import { formatDuration, formatFileSize, formatNumber } from '../../lib/format';
 import { toast } from '../../hooks/use-toast';
 import { Thumbnail } from '../ui/thumbnail';
+import { PhotoStrip } from './photo-strip';
+
+/** What each option is, in words: the codec for videos, the format for a photo post's two files. */
+function optionNote(o: VideoInfo['downloadOptions'][number], info: VideoInfo): string {
+  if (o.quality === 'images') return ` · ZIP of ${info.images?.length ?? 0} photos, originals`;
+  if (o.quality === 'slideshow') return ' · MP4 slideshow over the sound · plays everywhere';
+  if (o.codec === 'hevc') return ' · HEVC · sharpest';
+  return o.codec ? ' · H.264 · plays everywhere' : '';
+}
 
 function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean) => void }) {
   const [loading, setLoading] = useState(true);
@@ -63,7 +73,15 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
     <section data-testid="video-card" aria-label="Video details" className="overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-slate-200">
       <div className="grid gap-6 p-4 sm:p-6 md:grid-cols-[240px_1fr]">
         <div className="mx-auto w-full max-w-[240px]">
-          {previewing ? (
+          {info.mediaType === 'photo' ? (
+            <div className="relative aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
+              <Thumbnail src={info.images?.[0]?.url ?? info.thumbnail} />
+              <span className="absolute bottom-2 right-2 inline-flex items-center gap-1 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">
+                <Images className="h-3.5 w-3.5" aria-hidden />
+                {info.images?.length ?? 0}
+              </span>
+            </div>
+          ) : previewing ? (
             <Preview info={info} onClose={() => setPreviewing(false)} />
           ) : (
             <button type="button" onClick={play} aria-label={`Play preview, ${formatDuration(info.duration)}`} className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
@@ -105,7 +123,7 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
           </dl>
           <h3 className="mt-5 text-sm font-semibold text-slate-800">Download options</h3>
           {info.downloadOptions.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-600">This post has no video file to download.</p>
+            <p className="mt-2 text-sm text-slate-600">{info.mediaType === 'photo' ? 'TikTok shows no photos for this post.' : 'This post has no video file to download.'}</p>
           ) : (
             <ul className="mt-2 space-y-2">
               {info.downloadOptions.map((o) => (
@@ -113,11 +131,15 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
                   <div className="text-sm">
                     <span className="mr-2 rounded bg-violet-100 px-2 py-0.5 font-bold uppercase text-violet-700">{o.quality}</span>
                     <span className="text-slate-700">{o.resolution}</span>
-                    <span className="mx-1 text-slate-400">·</span>
-                    <span className="text-slate-700">{formatFileSize(o.size)}</span>
-                    {o.codec && (
+                    {info.mediaType === 'video' && (
+                      <>
+                        <span className="mx-1 text-slate-400">·</span>
+                        <span className="text-slate-700">{formatFileSize(o.size)}</span>
+                      </>
+                    )}
+                    {optionNote(o, info) && (
                       <span data-testid="option-codec" className="text-slate-500">
-                        {o.codec === 'hevc' ? ' · HEVC · sharpest' : ' · H.264 · plays everywhere'}
+                        {optionNote(o, info)}
                       </span>
                     )}
                   </div>
@@ -141,6 +163,7 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
           </button>
         </div>
       </div>
+      {info.mediaType === 'photo' && !!info.images?.length && <PhotoStrip images={info.images} />}
     </section>
   );
 }
