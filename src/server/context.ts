@@ -19,13 +19,14 @@ import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapte
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
 import { createMediaFeature } from './services/media-feature.js';
 import type { MediaSource } from './services/media-source.js';
-import { createTikTokMediaSource } from './services/tiktok-media-source.js';
+import { createPlatformMediaSource } from './services/platform-media-source.js';
 import type { TranscriptionEngine } from './adapters/asr/types.js';
 import { createBillingRepository } from './db/repositories/billing.repository.js';
 import { createBillingAdapters, type BillingAdapters } from './adapters/paypal/index.js';
 import { createBillingService } from './services/billing.service.js';
 import { createHttpClient, type HttpClient } from './adapters/http/index.js';
-import { createTikTokAdapter } from './adapters/tiktok/tiktok.adapter.js';
+import { builtInPlatforms, createPlatformRegistry } from './platforms/registry.js';
+import type { FetchedVideo, Platform } from './platforms/platform.js';
 import { createVideoService } from './services/video.service.js';
 import { createDownloadsRepository } from './db/repositories/downloads.repository.js';
 import { createQuotaService } from './services/quota.service.js';
@@ -56,6 +57,8 @@ export interface ContextOverrides {
   http?: HttpClient;
   /** Hashtags and captions: the language model client (null = built-in engine only). */
   llm?: LlmClient | null;
+  /** The platforms instead of the built-in list (a test adds a fake platform this way). */
+  platforms?: (http: HttpClient) => Platform[];
 }
 
 export function createContext(config: Config, database: Database, logger: Logger, overrides: ContextOverrides = {}) {
@@ -76,11 +79,12 @@ export function createContext(config: Config, database: Database, logger: Logger
     billing: overrides.billing ?? createBillingAdapters(config),
     http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
   };
-  // Downloader (issue 3): TikTok lookups (cached) and media; observers get each fresh itemStruct.
-  const tiktok = createTikTokAdapter({ http: adapters.http });
-  const video = createVideoService({ tiktok, observers: () => videoObservers, logger });
+  // Downloader (issue 3): lookups on every registered platform (cached) and media; observers get
+  // each freshly fetched video.
+  const platforms = createPlatformRegistry(overrides.platforms?.(adapters.http) ?? builtInPlatforms({ http: adapters.http }));
+  const video = createVideoService({ platforms, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
-  const mediaSource = overrides.mediaSource ?? createTikTokMediaSource(() => video);
+  const mediaSource = overrides.mediaSource ?? createPlatformMediaSource(() => video);
   const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
@@ -121,19 +125,19 @@ export function createContext(config: Config, database: Database, logger: Logger
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
   /**
-   * Called with TikTok's raw `itemStruct` after every successful video page lookup (downloader
-   * issue calls them; trends issue records first-party observations). Must not throw or block.
+   * Called with every freshly fetched video (downloader lookups); the trends feature records
+   * first-party observations from TikTok's raw itemStruct. Must not throw or block.
    */
-  const videoObservers: Array<(itemStruct: Record<string, unknown>) => void> = [];
+  const videoObservers: Array<(video: FetchedVideo) => void> = [];
   /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
   const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
   background.push(mediaFeature.cleanupJob);
   background.push(services.billing.reconciliationJob());
   if (adapters.billing.note) logger.warn(adapters.billing.note);
-  videoObservers.push(trendsObservations.record);
+  videoObservers.push((v) => v.ref.platform === 'tiktok' && trendsObservations.record(v.raw));
   background.push(...trendsCollectors.jobs);
   background.push({ name: 'http-client', start() {}, stop: () => adapters.http.close() });
-  return { config, database, db, logger, repos, adapters, services, guards, limits, videoObservers, background };
+  return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, background };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

@@ -15,7 +15,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
 
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000' }, configure: (ctx) => ctx.videoObservers.push((item) => observed.push(item)) });
+    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000' }, configure: (ctx) => ctx.videoObservers.push((v) => observed.push(v.raw)) });
   });
   afterAll(async () => {
     await t?.close();

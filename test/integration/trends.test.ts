@@ -148,7 +148,7 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
   });
 
   it('records first-party observations from video lookups and aggregates them over days', async () => {
-    const observe = (item: unknown) => t.ctx.videoObservers.forEach((fn) => fn(item as Record<string, unknown>));
+    const observe = (item: unknown) => t.ctx.videoObservers.forEach((fn) => fn({ ref: { platform: 'tiktok', id: '1', url: '' }, raw: item as Record<string, unknown>, video: {} as never, session: null }));
     observe(realItem());
     observe({ not: 'a video' }); // ignored, never throws
     await t.ctx.services.trendsObservations.flush();

@@ -1,7 +1,8 @@
 // Photo posts in the item mapper (research/tiktok.md §7): slides in order with the .jpeg links
 // first, no video option (a photo post's playAddr is its sound), and the slideshow frame.
 import { describe, expect, it } from 'vitest';
-import { mapItemStruct, slideshowFrame } from '../../src/server/adapters/tiktok/item-mapper.js';
+import { mapItemStruct } from '../../src/server/platforms/tiktok/item-mapper.js';
+import { slideshowFrame } from '../../src/server/platforms/video-model.js';
 
 const slide = (key: string, w: number | string, h: number | string) => ({
   imageURL: { urlList: [`https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.heic?x-expires=1`, `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.jpeg?x-expires=1`, 'http://insecure.example/x.jpeg?'] },

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTikTokLink, stripTrackingStep, normaliseHostStep, plainStep } from '../../src/shared/tiktok-url.js';
-import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/adapters/tiktok/item-mapper.js';
-import { extractScope, readVideoPage } from '../../src/server/adapters/tiktok/page-parser.js';
-import { errorForStatus } from '../../src/server/adapters/tiktok/errors.js';
+import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/platforms/tiktok/item-mapper.js';
+import { extractScope, readVideoPage } from '../../src/server/platforms/tiktok/page-parser.js';
+import { errorForStatus } from '../../src/server/platforms/tiktok/errors.js';
 
 const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
 const read = (f: string) => fs.readFileSync(path.join(FIX, f), 'utf8');

@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react';
-import { isAudioTikTokUrl, type AudioResult } from '@shared/contracts/audio';
+import type { AudioResult } from '@shared/contracts/audio';
+import { isTikTokLink } from '@shared/tiktok-url';
 import { apiRequest, serverMessage } from '../lib/query-client';
 import { formatDuration, formatFileSize } from '../lib/format';
 import { toast } from '../hooks/use-toast';
@@ -31,7 +32,7 @@ export default function AudioExtractorPage() {
       toast({ title: 'URL required', description: 'Please enter a TikTok URL to extract audio', variant: 'destructive' });
       return;
     }
-    if (!isAudioTikTokUrl(link)) {
+    if (!isTikTokLink(link)) {
       toast({ title: 'Invalid URL', description: 'Please enter a valid TikTok URL', variant: 'destructive' });
       return;
     }

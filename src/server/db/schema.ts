@@ -79,21 +79,7 @@ export const sessions = pgTable(
   (t) => [index('IDX_session_expire').on(t.expire)],
 );
 
-export const tiktokAuth = pgTable('tiktok_auth', {
-  id: serial('id').primaryKey(),
-  userId: varchar('user_id', { length: 36 })
-    .notNull()
-    .unique()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  tiktokUserId: varchar('tiktok_user_id', { length: 255 }).notNull(),
-  username: varchar('username', { length: 255 }),
-  scope: text('scope').array().notNull().default(sql`'{}'::text[]`),
-  accessToken: text('access_token').notNull(),
-  refreshToken: text('refresh_token'),
-  expiresAt: ts('expires_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+// SPEC's `tiktok_auth` (plaintext TikTok tokens nothing read) is dropped: decision 0018.
 
 // ---------------------------------------------------------------- rate limits
 // One row per (limit key, fixed window) when several app nodes share PostgreSQL: every node
@@ -118,6 +104,7 @@ export const downloads = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     url: varchar('url', { length: 1000 }).notNull(),
+    platform: varchar('platform', { length: 32 }).notNull().default('tiktok'), // the registry id
     videoId: varchar('video_id', { length: 32 }),
     title: text('title'),
     author: varchar('author', { length: 255 }),
@@ -232,6 +219,7 @@ export const trendingVideoBoosts = pgTable(
 export const mediaResults = pgTable('media_results', {
   key: varchar('key', { length: 255 }).primaryKey(), // e.g. 'audio:<videoId>'
   kind: varchar('kind', { length: 30 }).notNull(),
+  platform: varchar('platform', { length: 32 }).notNull().default('tiktok'),
   videoId: varchar('video_id', { length: 32 }),
   storageKey: varchar('storage_key', { length: 500 }).notNull(),
   contentType: varchar('content_type', { length: 100 }).notNull(),
@@ -247,6 +235,7 @@ export const videoObservations = pgTable(
   'video_observations',
   {
     id: serial('id').primaryKey(),
+    platform: varchar('platform', { length: 32 }).notNull().default('tiktok'),
     videoId: varchar('video_id', { length: 32 }).notNull(),
     description: text('description'),
     author: varchar('author', { length: 255 }),

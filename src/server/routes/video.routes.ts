@@ -23,10 +23,10 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   }
 
   /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
-  async function limitMediaById(request: FastifyRequest, id: string, key: string) {
+  async function limitMediaById(request: FastifyRequest, id: string, platform: string | undefined, key: string) {
     const wait = await mediaPerCaller.hit(key);
     if (wait) throw rateLimited(wait);
-    if (!video.isCached(id)) await limitLookups(request);
+    if (!video.isCached(id, platform)) await limitLookups(request);
   }
 
   app.post(
@@ -40,17 +40,21 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
   });
 
-  const idParams = z.object({ id: z.string().regex(/^\d{1,21}$/, 'Please provide a valid TikTok URL') });
+  // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to TikTok so
+  // the links made before the platform seam keep working.
+  const idParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Please provide a valid TikTok URL') });
+  const byIdQuery = z.object({ platform: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Unknown platform').optional() });
 
-  app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams } }, async (request, reply) => {
-    await limitMediaById(request, request.params.id, `u:${request.user!.id}`);
+  app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams, querystring: byIdQuery } }, async (request, reply) => {
+    const { platform } = request.query;
+    await limitMediaById(request, request.params.id, platform, `u:${request.user!.id}`);
     // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
     if (!isPro(request.user!)) {
       reply.header('cache-control', 'private, no-store');
-      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply)), 302);
+      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply), platform), 302);
     }
     const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
-    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply));
+    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply), platform);
     reply.status(media.status).headers({
       'content-type': media.contentType,
       'accept-ranges': 'bytes',
@@ -64,11 +68,12 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
 
   // A photo post's slide, byte for byte (the strip shows it; `?download=1` saves it as a file).
   const slideParams = idParams.extend({ n: z.coerce.number({ error: 'Unknown slide' }).int('Unknown slide').min(1, 'Unknown slide').max(99, 'Unknown slide') });
-  const slideQuery = z.object({ download: z.enum(['1']).optional() });
+  const slideQuery = byIdQuery.extend({ download: z.enum(['1']).optional() });
   app.get('/api/video/image/:id/:n', { schema: { params: slideParams, querystring: slideQuery } }, async (request, reply) => {
     const { id, n } = request.params;
-    await limitMediaById(request, id, `ip:${request.ip}`);
-    const slide = await video.openSlide(id, n, abortOnDisconnect(reply));
+    const { platform } = request.query;
+    await limitMediaById(request, id, platform, `ip:${request.ip}`);
+    const slide = await video.openSlide(id, n, abortOnDisconnect(reply), platform);
     const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
     const name = `${fileStem(slide.video.video.author, id)}-${slideName(n - 1, type)}`;
     reply.headers({
@@ -81,9 +86,10 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     return reply.send(slide.stream);
   });
 
-  app.get('/api/video/thumbnail/:id', { schema: { params: idParams } }, async (request, reply) => {
-    await limitMediaById(request, request.params.id, `ip:${request.ip}`);
-    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply));
+  app.get('/api/video/thumbnail/:id', { schema: { params: idParams, querystring: byIdQuery } }, async (request, reply) => {
+    const { platform } = request.query;
+    await limitMediaById(request, request.params.id, platform, `ip:${request.ip}`);
+    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply), platform);
     const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
     reply.headers({ 'content-type': type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });
     return reply.send(image.stream);

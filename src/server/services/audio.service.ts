@@ -8,6 +8,9 @@ import type { MediaResultsService } from './media-results.service.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { createSharedRuns } from '../lib/shared-runs.js';
+import { mediaKeyId } from '../platforms/platform.js';
+import { platformList } from '../platforms/errors.js';
+import { AppError } from '../errors.js';
 
 export interface AudioServiceDeps {
   source: MediaSource;
@@ -40,6 +43,7 @@ export function createAudioService(deps: AudioServiceDeps) {
       return deps.results.save({
         key,
         kind: 'audio',
+        platform: info.platform,
         videoId: info.videoId,
         file: output,
         ext: 'mp3',
@@ -54,8 +58,10 @@ export function createAudioService(deps: AudioServiceDeps) {
     /** Requests waiting for the extraction of `key` (`audio:<videoId>`). */
     waiting: (key: string) => inflight.waiting(key),
     async extract(url: string, signal?: AbortSignal): Promise<AudioResult> {
+      // SPEC 5's message, naming the platforms this server has.
+      if (!deps.source.recognises(url)) throw new AppError(400, 'link.unsupported', `Please enter a valid ${platformList(deps.source.platformNames())} URL`);
       const info = await deps.source.lookup(url, signal);
-      const key = `audio:${info.videoId}`;
+      const key = `audio:${mediaKeyId(info)}`;
       const stored = await deps.results.find(key);
       if (stored) return shape(info, stored);
       return shape(info, await inflight.run(key, signal, (shared) => produce(url, info, key, shared)));

@@ -13,8 +13,7 @@ import { quotaExhausted, type QuotaService, type Reservation } from './quota.ser
 import { isGone, type RemuxService } from './remux.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
 import { AppError } from '../errors.js';
-import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
-import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
+import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
 
 /** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default 'hd' means the slideshow. */
@@ -38,7 +37,7 @@ export interface DownloadStream {
 /** ASCII-only, header-safe start of every file name: tiktok-<author>-<id>. */
 export function fileStem(author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/\D/g, '')}`;
+  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
 }
 
 /** <stem>.mp4, <stem>-1080p.mp4 for HEVC, <stem>-photos.zip / <stem>-slideshow.mp4 for a photo post. */
@@ -124,6 +123,7 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
       const { info, video } = await deps.video.getInfo(input.url, signal);
       const meta = (quality: string) => ({
         url: info.url,
+        platform: video.ref.platform,
         videoId: info.videoId,
         title: info.title.slice(0, 5000),
         author: info.author.slice(0, 255),

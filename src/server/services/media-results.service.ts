@@ -36,7 +36,7 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       return undefined;
     },
 
-    async save(input: { key: string; kind: string; videoId: string | null; file: string; ext: string; contentType: string; size: number; meta: Record<string, unknown> }) {
+    async save(input: { key: string; kind: string; platform?: string; videoId: string | null; file: string; ext: string; contentType: string; size: number; meta: Record<string, unknown> }) {
       // A fresh random name per save: a link to an older copy never serves newer bytes.
       const storageKey = `${input.kind}/${crypto.randomBytes(12).toString('hex')}.${input.ext}`;
       await deps.store.put(storageKey, input.file, input.contentType);
@@ -45,6 +45,7 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       const row = await deps.repo.upsert({
         key: input.key,
         kind: input.kind,
+        platform: input.platform ?? 'tiktok',
         videoId: input.videoId,
         storageKey,
         contentType: input.contentType,

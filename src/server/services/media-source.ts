@@ -1,9 +1,10 @@
-// What the audio and caption tools need from a video platform. The TikTok implementation
-// bridges to the downloader's video service (tiktok-media-source.ts); tests may hand in fakes.
+// What the audio and caption tools need from a video platform. platform-media-source.ts bridges
+// to the downloader's video service (every registered platform); tests may hand in fakes.
 import type { Readable } from 'node:stream';
 import type { SubtitleTrack } from '../adapters/asr/types.js';
 
 export interface MediaVideoInfo {
+  platform: string; // the registry id, e.g. 'tiktok'
   videoId: string;
   title: string;
   author: string;
@@ -23,6 +24,10 @@ export interface OpenedMedia {
 }
 
 export interface MediaSource {
+  /** True when a registered platform recognises the link (the one link rule: platforms/registry.ts). */
+  recognises(url: string): boolean;
+  /** The registered platforms' names, for messages. */
+  platformNames(): string[];
   lookup(url: string, signal?: AbortSignal): Promise<MediaVideoInfo>;
   /** The video file, or the music track for photo posts. */
   openAudioSource(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<OpenedMedia>;

@@ -8,8 +8,8 @@ import { AppError } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import { renderSlideshow, SECONDS_PER_SILENT_SLIDE } from '../adapters/media/slideshow.js';
 import { writeZip } from '../adapters/media/zip-archive.js';
-import { slideshowFrame } from '../adapters/tiktok/item-mapper.js';
-import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
+import { slideshowFrame } from '../platforms/video-model.js';
+import { mediaKeyId, type FetchedVideo } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { createSharedRuns } from '../lib/shared-runs.js';
 import type { MediaResultsService } from './media-results.service.js';
@@ -77,7 +77,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
   function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const save = (file: string, ext: string, contentType: string, size: number) =>
-        deps.results.save({ key, kind: quality, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
+        deps.results.save({ key, kind: quality, platform: video.ref.platform, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
       if (quality === 'images') {
         const slides = await fetchSlides(video, dir, signal);
         const output = path.join(dir, 'slides.zip');
@@ -103,7 +103,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     /** The ZIP or slideshow of a photo post, from the store or made now. */
     async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<RemuxedFile & { contentType: string }> {
       if (!video.video.images.length) throw new AppError(404, 'video.no_slide', 'This photo post has no slides TikTok would show.');
-      const key = `${quality}:${video.video.id}`;
+      const key = `${quality}:${mediaKeyId(video.ref)}`;
       const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, quality, key, shared)));
       const opened = await deps.results.openRow(row);
       if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');

@@ -8,6 +8,8 @@ import type { MediaResult } from '../db/repositories/media-results.repository.js
 import { createSharedRuns } from '../lib/shared-runs.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
+import { mediaKeyId } from '../platforms/platform.js';
+import { DEFAULT_PLATFORM } from '../platforms/registry.js';
 
 /** A free preview is the first half of the video, at most this long. */
 export const FREE_PREVIEW_MAX_SECONDS = 10;
@@ -20,9 +22,9 @@ export function freePreviewSeconds(duration: number): number {
 export function createPreviewService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
   const runs = createSharedRuns<MediaResult>();
 
-  function produce(id: string, key: string, signal: AbortSignal): Promise<MediaResult> {
+  function produce(id: string, platform: string, key: string, signal: AbortSignal): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
-      const opened = await deps.video.openPreview(id, undefined, signal);
+      const opened = await deps.video.openPreview(id, undefined, signal, platform);
       const input = path.join(dir, 'input.mp4');
       await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
       const output = path.join(dir, 'preview.mp4');
@@ -30,6 +32,7 @@ export function createPreviewService(deps: { video: VideoService; media: MediaPr
       return deps.results.save({
         key,
         kind: 'preview',
+        platform,
         videoId: id,
         file: output,
         ext: 'mp4',
@@ -42,9 +45,9 @@ export function createPreviewService(deps: { video: VideoService; media: MediaPr
 
   return {
     /** A signed link to the free preview clip of a video, cut once and kept like other results. */
-    async clipLink(id: string, signal?: AbortSignal): Promise<string> {
-      const key = `preview:${id}`;
-      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, key, shared)));
+    async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM): Promise<string> {
+      const key = `preview:${mediaKeyId({ platform, id })}`;
+      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, platform, key, shared)));
       return deps.results.link(row);
     },
   };

@@ -8,8 +8,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import { remuxVideoAndSound } from '../adapters/media/remux.js';
-import type { MediaOption } from '../adapters/tiktok/item-mapper.js';
-import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
+import { mediaKeyId, type FetchedVideo, type MediaOption } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { createSharedRuns } from '../lib/shared-runs.js';
 import type { MediaResultsService } from './media-results.service.js';
@@ -65,6 +64,7 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
       return deps.results.save({
         key,
         kind: 'remux',
+        platform: video.ref.platform,
         videoId: video.video.id,
         file: output,
         ext: 'mp4',
@@ -78,7 +78,7 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
   return {
     /** The remuxed file of `option`, from the store or made now; throws (isGone) when a part is missing. */
     async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<RemuxedFile> {
-      const key = `remux:${video.video.id}:${option.quality}`;
+      const key = `remux:${mediaKeyId(video.ref)}:${option.quality}`;
       const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, option, key, shared)));
       const opened = await deps.results.openRow(row);
       if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');

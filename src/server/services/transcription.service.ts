@@ -9,6 +9,8 @@ import { AppError, badRequest } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { MediaSource } from './media-source.js';
+import { mediaKeyId } from '../platforms/platform.js';
+import { notYetSupported, platformList } from '../platforms/errors.js';
 import type { MediaResultsService } from './media-results.service.js';
 
 export interface TranscriptionServiceDeps {
@@ -24,22 +26,11 @@ export interface TranscriptionServiceDeps {
 export const CAPTIONS_UNAVAILABLE_MESSAGE =
   "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.";
 
-const PLATFORM_NAMES: Array<[RegExp, string]> = [
-  [/(^|\.)instagram\.com$/i, 'Instagram'],
-  [/(^|\.)(facebook\.com|fb\.watch|fb\.com)$/i, 'Facebook'],
-];
-
-/** TikTok links go on; other platforms get a clear 'not yet' until an adapter exists. */
-export function assertSupportedPlatform(url: string): void {
-  const host = new URL(url).hostname.toLowerCase();
-  if (/(^|\.)tiktok\.com$/.test(host)) return;
-  const named = PLATFORM_NAMES.find(([re]) => re.test(host))?.[1];
-  throw badRequest(
-    named
-      ? `${named} videos are not supported yet. Please paste a TikTok video link.`
-      : 'This link is not from a supported platform. Please paste a TikTok video link.',
-    'link.unsupported',
-  );
+/** A link no registered platform recognises: say which site is not supported yet when we know it. */
+function unsupportedLink(url: string, names: string[]): AppError {
+  const named = notYetSupported(url);
+  const paste = `Please paste a ${platformList(names)} video link.`;
+  return badRequest(named ? `${named} videos are not supported yet. ${paste}` : `This link is not from a supported platform. ${paste}`, 'link.unsupported');
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
@@ -54,7 +45,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
     async generate(url: string, signal?: AbortSignal): Promise<TranscriptionResult> {
-      assertSupportedPlatform(url);
+      if (!deps.source.recognises(url)) throw unsupportedLink(url, deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
       const base: Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> = {
         subtitles: info.subtitles,
@@ -90,7 +81,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       //    kept per video and per set of usable engines (configuring an API gives fresh ones).
       const listeners = deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
       if (!listeners.length) throw unavailable();
-      const cacheKey = `transcript:${info.videoId}:${listeners.map((e) => e.id).join('+')}`;
+      const cacheKey = `transcript:${mediaKeyId(info)}:${listeners.map((e) => e.id).join('+')}`;
       const cached = deps.results ? await deps.results.find(cacheKey) : undefined;
       const text = cached ? await deps.results!.readText(cached) : null;
       if (text) return { ...(JSON.parse(text) as TranscriptionResult), title: info.title, author: info.author };
@@ -128,7 +119,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
         await fs.writeFile(file, json);
         try {
-          await deps.results.save({ key: cacheKey, kind: 'transcript', videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
+          await deps.results.save({ key: cacheKey, kind: 'transcript', platform: info.platform, videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
         } catch {
           // Keeping a copy is an optimisation: the person still gets the transcript just made.
         } finally {

@@ -24,10 +24,10 @@ import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
-import type { FetchedVideo, MediaOpenOptions, TikTokAdapter, VideoRef } from '../adapters/tiktok/tiktok.adapter.js';
-import { slideshowFrame, type MediaOption } from '../adapters/tiktok/item-mapper.js';
-import { tiktokErrors } from '../adapters/tiktok/errors.js';
-import { parseTikTokLink } from '../../shared/tiktok-url.js';
+import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
+import { slideshowFrame } from '../platforms/video-model.js';
+import { platformErrors } from '../platforms/errors.js';
+import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_ENTRIES = 2000;
@@ -54,9 +54,13 @@ type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 export const PHOTO_QUALITIES = ['images', 'slideshow'] as const;
 export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
 
+/** `?platform=` on our own by-id links, for any platform but the default (old links keep working). */
+export const platformQuery = (platform: string, sep = '?') => (platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`);
+
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
   const url = v.ref.url;
+  const q = platformQuery(v.ref.platform);
   const link = (quality: string) => `/api/video/download?url=${encodeURIComponent(url)}&quality=${quality}`;
   const size = (w: number | null, h: number | null) => (w && h ? `${w}x${h}` : 'Unknown');
   const info: VideoInfo = {
@@ -64,8 +68,9 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     videoId: p.id,
     title: p.title,
     author: p.author,
-    thumbnail: p.thumbnailUrl ? `/api/video/thumbnail/${p.id}` : null,
-    videoUrl: `/api/video/stream/${p.id}`,
+    platform: v.ref.platform,
+    thumbnail: p.thumbnailUrl ? `/api/video/thumbnail/${p.id}${q}` : null,
+    videoUrl: `/api/video/stream/${p.id}${q}`,
     duration: p.duration,
     views: p.views,
     likes: p.likes,
@@ -73,7 +78,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
   if (!p.isPhotoPost) return info;
-  info.images = p.images.map((s, i) => ({ url: `/api/video/image/${p.id}/${i + 1}`, width: s.width, height: s.height }));
+  info.images = p.images.map((s, i) => ({ url: `/api/video/image/${p.id}/${i + 1}${q}`, width: s.width, height: s.height }));
   if (p.images.length) {
     const frame = slideshowFrame(p.images);
     info.downloadOptions = [
@@ -85,8 +90,8 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
 }
 
 export function createVideoService(deps: {
-  tiktok: TikTokAdapter;
-  observers: () => Array<(item: Record<string, unknown>) => void>;
+  platforms: PlatformRegistry;
+  observers: () => Array<(video: FetchedVideo) => void>;
   logger: Logger;
   ttlMs?: number;
   now?: () => number;
@@ -98,21 +103,26 @@ export function createVideoService(deps: {
   const byId = new LRUCache<string, Promise<FetchedVideo>>(cacheOptions);
   const shortLinks = new LRUCache<string, VideoRef>(cacheOptions);
 
+  const names = deps.platforms.all.map((p) => p.name);
+  const cacheKey = (ref: Pick<VideoRef, 'platform' | 'id'>) => `${ref.platform}:${ref.id}`;
+  const platformOf = (video: FetchedVideo): Platform => deps.platforms.get(video.ref.platform);
+
   async function resolve(url: string, signal?: AbortSignal): Promise<VideoRef> {
-    const link = parseTikTokLink(url);
-    if (!link) throw tiktokErrors.unsupported();
-    if (link.kind === 'video') return { id: link.id, url: link.url };
+    const found = deps.platforms.match(url);
+    if (!found) throw platformErrors.unsupportedLink(names);
+    const { platform, link } = found;
+    if (link.kind === 'video') return { platform: platform.id, id: link.id, url: link.url };
     const hit = shortLinks.get(link.url);
     if (hit) return hit;
-    const ref = await deps.tiktok.resolveLink(link.url, signal);
+    const ref = await platform.resolveShortLink(link.url, signal);
     shortLinks.set(link.url, ref);
     return ref;
   }
 
-  function notify(item: Record<string, unknown>) {
+  function notify(video: FetchedVideo) {
     for (const observer of deps.observers()) {
       try {
-        observer(item);
+        observer(video);
       } catch (err) {
         deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'video observer failed');
       }
@@ -121,16 +131,17 @@ export function createVideoService(deps: {
 
   /** The fetched video for a ref, from the cache or one shared page fetch. */
   function load(ref: VideoRef, opts: { fresh?: boolean } = {}): Promise<FetchedVideo> {
-    const hit = opts.fresh ? undefined : byId.get(ref.id);
+    const key = cacheKey(ref);
+    const hit = opts.fresh ? undefined : byId.get(key);
     if (hit) return hit;
     // Not tied to one caller's signal: other callers may share this fetch.
-    const value = deps.tiktok.fetchVideo(ref).then((v) => {
-      notify(v.item);
+    const value = deps.platforms.get(ref.platform).fetchVideo(ref).then((v) => {
+      notify(v);
       return v;
     });
-    byId.set(ref.id, value);
+    byId.set(key, value);
     value.catch(() => {
-      if (byId.peek(ref.id) === value) byId.delete(ref.id);
+      if (byId.peek(key) === value) byId.delete(key);
     });
     return value;
   }
@@ -142,14 +153,14 @@ export function createVideoService(deps: {
 
   function pickOption(video: FetchedVideo, quality: string | undefined): MediaOption {
     const options = video.video.options;
-    if (!options.length) throw video.video.isPhotoPost ? tiktokErrors.noVideo() : tiktokErrors.unavailable();
+    if (!options.length) throw video.video.isPhotoPost ? platformErrors.noVideo(platformOf(video).name) : platformErrors.unavailable(platformOf(video).name);
     const q = (quality ?? 'hd').toLowerCase();
     const found = options.find((o) => o.quality === q);
     if (!found) throw new AppError(400, 'video.quality_unavailable', `The quality '${q}' is not available for this video. Fetch the video again and pick one of its options.`);
     return found;
   }
 
-  async function openOnce(video: FetchedVideo, req: MediaTarget, o: MediaOpenOptions & { signal?: AbortSignal }) {
+  async function openOnce(video: FetchedVideo, req: MediaTarget, o: MediaOpenOptions) {
     let option: MediaOption | null = null;
     let urls: string[];
     if (req.mediaUrls) urls = req.mediaUrls;
@@ -161,7 +172,7 @@ export function createVideoService(deps: {
       option = pickOption(video, req.quality);
       urls = option.urls;
     }
-    const res = await deps.tiktok.openMedia(urls, video, o);
+    const res = await platformOf(video).openMedia(urls, video, o);
     const length = Number(res.header('content-length'));
     return {
       stream: res.body,
@@ -195,6 +206,9 @@ export function createVideoService(deps: {
 
   return {
     resolve,
+    /** True when a registered platform recognises the link (no request is made). */
+    recognises: (url: string) => deps.platforms.match(url) !== null,
+    platformNames: () => names,
     lookup,
     pickOption,
     async getInfo(url: string, signal?: AbortSignal): Promise<{ info: VideoInfo; video: FetchedVideo }> {
@@ -202,41 +216,42 @@ export function createVideoService(deps: {
       return { info: toVideoInfo(video), video };
     },
     /** True when a lookup of this id is cached (a by-id read then costs no page fetch). */
-    isCached(id: string): boolean {
-      return byId.has(id);
+    isCached(id: string, platform = DEFAULT_PLATFORM): boolean {
+      return byId.has(cacheKey({ platform, id }));
     },
-    /** A video by id (preview, thumbnail): from the cache, else through its canonical page. */
-    byId(id: string, signal?: AbortSignal): Promise<FetchedVideo> {
-      if (!/^\d{1,21}$/.test(id)) throw tiktokErrors.unsupported();
-      return lookup(`https://www.tiktok.com/@_/video/${id}`, signal);
+    /** A video by id (preview, thumbnail, slide): from the cache, else through its canonical page. */
+    byId(id: string, signal?: AbortSignal, platformId = DEFAULT_PLATFORM): Promise<FetchedVideo> {
+      const platform = deps.platforms.get(platformId);
+      if (!platform.idPattern.test(id)) throw platformErrors.unsupportedLink([platform.name]);
+      return load({ platform: platform.id, id, url: platform.canonicalUrl(id) });
     },
     openMedia,
     /** A small text file (captions) with the page's cookies, at most 2 MB. */
     async fetchText(mediaUrl: string, video: FetchedVideo, signal?: AbortSignal): Promise<string> {
-      const res = await deps.tiktok.openMedia([mediaUrl], video, { signal });
+      const res = await platformOf(video).openMedia([mediaUrl], video, { signal });
       return res.text(2 * 1024 * 1024);
     },
     /** Inline preview: the lightest muxed option of a video by id, Range passed through. */
-    async openPreview(id: string, range: string | undefined, signal?: AbortSignal): Promise<OpenedVideoMedia> {
-      const video = await this.byId(id, signal);
+    async openPreview(id: string, range: string | undefined, signal?: AbortSignal, platform = DEFAULT_PLATFORM): Promise<OpenedVideoMedia> {
+      const video = await this.byId(id, signal, platform);
       const lightest = video.video.options.at(-1);
-      if (!lightest) throw video.video.isPhotoPost ? tiktokErrors.noVideo() : tiktokErrors.unavailable();
+      if (!lightest) throw video.video.isPhotoPost ? platformErrors.noVideo(platformOf(video).name) : platformErrors.unavailable(platformOf(video).name);
       return openMedia(video.ref.url, { kind: 'video', quality: lightest.quality }, signal, { range });
     },
     /** Slide `n` (from 1) of a photo post, byte for byte, with the page's cookies. */
-    async openSlide(id: string, n: number, signal?: AbortSignal) {
-      const video = await this.byId(id, signal);
+    async openSlide(id: string, n: number, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
+      const video = await this.byId(id, signal, platform);
       const slide = video.video.images[n - 1];
       if (!slide) throw new AppError(404, 'video.no_slide', video.video.isPhotoPost ? `This photo post has ${video.video.images.length} slides.` : 'This post is a video, not a photo post.');
-      const res = await deps.tiktok.openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
+      const res = await platformOf(video).openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
       const length = Number(res.header('content-length'));
       return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg', contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null, video };
     },
     /** The cover image stream of a video. */
-    async openThumbnail(id: string, signal?: AbortSignal) {
-      const video = await this.byId(id, signal);
+    async openThumbnail(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
+      const video = await this.byId(id, signal, platform);
       if (!video.video.thumbnailUrl) throw new AppError(404, 'video.no_thumbnail', 'This video has no thumbnail.');
-      const res = await deps.tiktok.openMedia([video.video.thumbnailUrl], video, { signal, maxBytes: 5 * 1024 * 1024 });
+      const res = await platformOf(video).openMedia([video.video.thumbnailUrl], video, { signal, maxBytes: 5 * 1024 * 1024 });
       return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg' };
     },
   };

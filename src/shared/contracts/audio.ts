@@ -1,14 +1,13 @@
 import { z } from 'zod';
 
-/** SPEC 5 'Audio': http(s) on tiktok.com, www., vm., m. or vt. */
-export function isAudioTikTokUrl(value: string): boolean {
+/** An http(s) URL; which platform it belongs to is the server's one link rule (platforms/registry.ts). */
+const isHttpUrl = (value: string): boolean => {
   try {
-    const u = new URL(value.trim());
-    return /^https?:$/.test(u.protocol) && /^((www|vm|m|vt)\.)?tiktok\.com$/i.test(u.hostname);
+    return /^https?:$/.test(new URL(value.trim()).protocol);
   } catch {
     return false;
   }
-}
+};
 
 export const audioExtractRequest = z.object({
   url: z
@@ -16,7 +15,7 @@ export const audioExtractRequest = z.object({
     .trim()
     .min(1, 'URL required - Please enter a TikTok URL to extract audio')
     .max(2000, 'Please enter a valid TikTok URL')
-    .refine(isAudioTikTokUrl, 'Please enter a valid TikTok URL'),
+    .refine(isHttpUrl, 'Please enter a valid TikTok URL'),
 });
 export type AudioExtractRequest = z.infer<typeof audioExtractRequest>;
 

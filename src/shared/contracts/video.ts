@@ -33,6 +33,7 @@ export type PhotoSlide = z.infer<typeof photoSlide>;
 /** SPEC 3 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
 export const videoInfo = z.object({
   url: z.string(),
+  platform: z.string(), // 'tiktok'; by-id links of other platforms carry ?platform=
   videoId: z.string(),
   title: z.string(),
   author: z.string(),

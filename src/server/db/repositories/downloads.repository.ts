@@ -5,7 +5,7 @@ import type { Db } from '../client.js';
 import { downloads, users } from '../schema.js';
 
 export type DownloadRow = typeof downloads.$inferSelect;
-export type DownloadMeta = Pick<typeof downloads.$inferInsert, 'url' | 'videoId' | 'title' | 'author' | 'thumbnail' | 'duration' | 'views' | 'likes' | 'quality'>;
+export type DownloadMeta = Pick<typeof downloads.$inferInsert, 'url' | 'platform' | 'videoId' | 'title' | 'author' | 'thumbnail' | 'duration' | 'views' | 'likes' | 'quality'>;
 
 type Rows = Array<Record<string, unknown>>;
 const rowsOf = (r: unknown): Rows => (Array.isArray(r) ? r : ((r as { rows?: Rows }).rows ?? []));
@@ -19,8 +19,8 @@ export function createDownloadsRepository(db: Db) {
           update ${users} set downloads_reserved = downloads_reserved + 1
           where id = ${userId} and (${limit}::int is null or download_count + downloads_reserved < ${limit}::int)
           returning id)
-        insert into ${downloads} (user_id, url, video_id, title, author, thumbnail, duration, views, likes, quality, status)
-        select u.id, ${meta.url}, ${meta.videoId ?? null}, ${meta.title ?? null}, ${meta.author ?? null}, ${meta.thumbnail ?? null},
+        insert into ${downloads} (user_id, url, platform, video_id, title, author, thumbnail, duration, views, likes, quality, status)
+        select u.id, ${meta.url}, ${meta.platform ?? 'tiktok'}, ${meta.videoId ?? null}, ${meta.title ?? null}, ${meta.author ?? null}, ${meta.thumbnail ?? null},
           ${meta.duration ?? null}::int, ${meta.views ?? null}::bigint, ${meta.likes ?? null}::bigint, ${meta.quality ?? null}, 'reserved'
         from u
         returning id`),

@@ -28,6 +28,7 @@ export function createMediaResultsRepository(db: Db) {
           target: mediaResults.key,
           set: {
             kind: row.kind,
+            platform: row.platform,
             videoId: row.videoId,
             storageKey: row.storageKey,
             contentType: row.contentType,

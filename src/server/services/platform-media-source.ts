@@ -1,18 +1,22 @@
-// The audio and caption tools' view of TikTok, on top of the downloader's video service (same
-// extractor, cache, cookies and guarded HTTP client): look up, open the sound, fetch captions.
+// The audio and caption tools' view of every registered platform, on top of the downloader's video
+// service (same lookups, cache, sessions and guarded HTTP client): look up, open the sound, fetch
+// captions.
 import { AppError } from '../errors.js';
+import type { FetchedVideo } from '../platforms/platform.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { VideoService } from './video.service.js';
-import type { FetchedVideo } from '../adapters/tiktok/tiktok.adapter.js';
 
-export function createTikTokMediaSource(videoService: () => VideoService): MediaSource {
+export function createPlatformMediaSource(videoService: () => VideoService): MediaSource {
   return {
+    recognises: (url) => videoService().recognises(url),
+    platformNames: () => videoService().platformNames(),
     async lookup(url, signal) {
       const fetched = await videoService().lookup(url, signal);
       const v = fetched.video;
       const info: MediaVideoInfo = {
+        platform: fetched.ref.platform,
         videoId: v.id,
-        title: v.title || v.description || `TikTok video ${v.id}`,
+        title: v.title || v.description || `Video ${v.id}`,
         author: v.author,
         duration: v.duration,
         isPhotoPost: v.isPhotoPost,

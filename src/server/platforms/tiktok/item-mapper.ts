@@ -5,45 +5,7 @@
 // video-only, so they become options ('1080p', '720p') only paired with a `bitrateAudioInfo`
 // track, remuxed by the server (decision 0014): never a silent file.
 
-export interface MediaOption {
-  quality: string; // '1080p', '720p' (HEVC + separate sound), then 'hd' = best H.264, 'sd', 'low', 'q4'...
-  codec: 'h264' | 'hevc';
-  width: number | null;
-  height: number | null;
-  size: number | null; // bytes, from DataSize (for HEVC: the video track alone)
-  bitrate: number | null;
-  urls: string[]; // CDN URLs to try in order (v16, then the v19 mirror)
-  /** HEVC only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
-  audio?: string[][];
-}
-
-/** One slide of a photo post (`imagePost.images[i]`): its signed CDN URLs, best first. */
-export interface PhotoSlide {
-  urls: string[];
-  width: number | null;
-  height: number | null;
-}
-
-export interface ParsedVideo {
-  id: string;
-  title: string;
-  description: string;
-  author: string; // handle (uniqueId)
-  authorName: string | null; // display name
-  thumbnailUrl: string | null; // CDN cover URL (signed, expires)
-  duration: number; // seconds
-  views: number;
-  likes: number;
-  options: MediaOption[];
-  /** Original sound (`music.playUrl`, often audio/mpeg), for the audio tools. */
-  musicUrl: string | null;
-  musicTitle: string | null;
-  /** `video.subtitleInfos` as TikTok gives them (Url, LanguageCodeName, Format, Source). */
-  subtitles: Array<{ url: string; language: string; format: string; source: string }>;
-  isPhotoPost: boolean;
-  /** Photo posts only: the slides in order (empty for a video). */
-  images: PhotoSlide[];
-}
+import type { MediaOption, PhotoSlide, VideoModel } from '../video-model.js';
 
 type Json = Record<string, any>;
 
@@ -176,17 +138,7 @@ export function photoSlides(item: Json): PhotoSlide[] {
   return slides;
 }
 
-/**
- * The slideshow frame: 1080 wide, as tall as the tallest slide needs (at most 9:16), even. Other
- * slides are letterboxed inside it, never stretched.
- */
-export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: number } {
-  const ratios = slides.map((s) => (s.width && s.height ? s.height / s.width : 16 / 9));
-  const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
-  return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
-}
-
-export function mapItemStruct(item: Json, fallbackId: string): ParsedVideo {
+export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
   const id = String(item.id ?? fallbackId);
   const video: Json = item.video ?? {};
   const author: Json = typeof item.author === 'object' && item.author ? item.author : {};

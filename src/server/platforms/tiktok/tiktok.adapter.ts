@@ -2,10 +2,11 @@
 // browser keeping its cookies, read the rehydration JSON, and open CDN media with the page's
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
 import { AppError } from '../../errors.js';
-import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../http/index.js';
+import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
 import { canonicalVideoUrl, parseTikTokLink } from '../../../shared/tiktok-url.js';
 import { tiktokErrors } from './errors.js';
-import { mapItemStruct, usableMediaUrl, type ParsedVideo } from './item-mapper.js';
+import { mapItemStruct, usableMediaUrl } from './item-mapper.js';
+import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
 import { readVideoPage } from './page-parser.js';
 import { detectWafChallenge, solveWafChallenge } from './waf-challenge.js';
 
@@ -28,16 +29,9 @@ const PAGE_HEADERS = {
   'upgrade-insecure-requests': '1',
 };
 
-export interface VideoRef {
-  id: string;
-  url: string; // canonical https://www.tiktok.com/@user/video/<id>
-}
-
-export interface FetchedVideo {
-  ref: VideoRef;
-  item: Record<string, unknown>; // raw itemStruct
-  video: ParsedVideo;
-  cookies: ReturnType<CookieJar['toJSON']>; // the page's cookies, needed by the CDN
+/** What opening TikTok media needs: the page's cookies (`tt_chain_token`) and its URL as Referer. */
+interface TikTokSession {
+  cookies: ReturnType<CookieJar['toJSON']>;
   pageUrl: string;
 }
 
@@ -53,7 +47,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
   async function resolveLink(input: string, signal?: AbortSignal): Promise<VideoRef> {
     let link = parseTikTokLink(input);
     for (let hops = 0; link && hops < 5; hops++) {
-      if (link.kind === 'video') return { id: link.id, url: link.url };
+      if (link.kind === 'video') return { platform: 'tiktok', id: link.id, url: link.url };
       let res: HttpResponse;
       try {
         res = await http.request(link.url, { allow: TIKTOK_PAGE_HOSTS, maxRedirects: 0, headers: { 'user-agent': BROWSER_UA, accept: 'text/html' }, signal });
@@ -121,7 +115,8 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       }
     }
     if (!result.ok) throw result.error;
-    return { ref, item: result.item, video: mapItemStruct(result.item, ref.id), cookies: jar.toJSON(), pageUrl: page.finalUrl };
+    const session: TikTokSession = { cookies: jar.toJSON(), pageUrl: page.finalUrl };
+    return { ref, raw: result.item, video: mapItemStruct(result.item, ref.id), session };
   }
 
   /**
@@ -130,9 +125,10 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
    */
   async function openMedia(
     urls: string[],
-    session: { cookies: FetchedVideo['cookies']; pageUrl: string },
-    opts: MediaOpenOptions & { signal?: AbortSignal } = {},
+    video: FetchedVideo,
+    opts: MediaOpenOptions = {},
   ): Promise<HttpResponse> {
+    const session = video.session as TikTokSession;
     const jar = CookieJar.from(session.cookies);
     let lastStatus = 0;
     for (const url of urls.filter(usableMediaUrl)) {
@@ -163,13 +159,6 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
   }
 
   return { resolveLink, fetchVideo, openMedia };
-}
-
-/** range: a byte range (preview); maxBytes: a ceiling; bulk: a whole file relayed once (download, extraction). */
-export interface MediaOpenOptions {
-  range?: string;
-  maxBytes?: number;
-  bulk?: boolean;
 }
 
 export type TikTokAdapter = ReturnType<typeof createTikTokAdapter>;

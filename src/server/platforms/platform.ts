@@ -1,0 +1,55 @@
+// The platform seam (issue 19): everything the product needs from a video platform, and the neutral
+// model services work with. One module per platform under platforms/<id>/ implements it (link
+// rules, lookups, media, errors mapped to neutral codes such as `video.not_found`); the registry
+// (registry.ts) is the only list of platforms. Services never import a platform's files.
+import type { HttpResponse } from '../adapters/http/index.js';
+import type { VideoModel } from './video-model.js';
+
+export type { MediaOption, PhotoSlide, VideoModel } from './video-model.js';
+
+/** A recognised link: a video (cleaned, canonical) or a short link to follow. */
+export type PlatformLink = { kind: 'video'; id: string; url: string } | { kind: 'short'; url: string };
+
+export interface VideoRef {
+  platform: string; // the registry id, e.g. 'tiktok'
+  id: string; // the platform's own video id
+  url: string; // the canonical page URL
+}
+
+export interface FetchedVideo {
+  ref: VideoRef;
+  video: VideoModel;
+  /** The platform's raw item (e.g. TikTok's itemStruct), for the platform's own observers. */
+  raw: Record<string, unknown>;
+  /** What opening media later needs (cookies, page URL); opaque to services. */
+  session: unknown;
+}
+
+/** range: a byte range (preview); maxBytes: a ceiling; bulk: a whole file relayed once (download, extraction). */
+export interface MediaOpenOptions {
+  range?: string;
+  maxBytes?: number;
+  bulk?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Platform {
+  id: string; // 'tiktok': stored in `platform` columns and used in media keys
+  name: string; // 'TikTok': for messages
+  /** Ids this platform uses (routes that take an id check it). */
+  idPattern: RegExp;
+  /** Recognises and cleans a pasted link; null when it is not this platform's. Pure. */
+  parseLink(input: string): PlatformLink | null;
+  canonicalUrl(id: string): string;
+  /** Follows a short link (by its redirect only) to a video. */
+  resolveShortLink(url: string, signal?: AbortSignal): Promise<VideoRef>;
+  fetchVideo(ref: VideoRef, signal?: AbortSignal): Promise<FetchedVideo>;
+  /** Opens one of the video's files (URLs tried in order) with its session; the caller owns the body. */
+  openMedia(urls: string[], video: FetchedVideo, opts?: MediaOpenOptions): Promise<HttpResponse>;
+}
+
+/** The key prefix of a video in media keys: TikTok keeps its bare id (keys made before the seam stay valid). */
+export function mediaKeyId(ref: { platform: string; id?: string; videoId?: string }): string {
+  const id = ref.id ?? ref.videoId ?? '';
+  return ref.platform === 'tiktok' ? id : `${ref.platform}-${id}`;
+}

@@ -1,0 +1,34 @@
+// The only list of platforms (issue 19). Adding one: a folder platforms/<id>/ exporting a factory
+// that returns a Platform, and one line in builtInPlatforms. docs/architecture.md has the recipe.
+import type { HttpClient } from '../adapters/http/index.js';
+import { AppError } from '../errors.js';
+import type { Platform, PlatformLink } from './platform.js';
+import { createTikTokPlatform } from './tiktok/index.js';
+
+export function builtInPlatforms(deps: { http: HttpClient }): Platform[] {
+  return [createTikTokPlatform(deps)];
+}
+
+export const DEFAULT_PLATFORM = 'tiktok';
+
+export function createPlatformRegistry(platforms: Platform[]) {
+  const byId = new Map(platforms.map((p) => [p.id, p]));
+  return {
+    all: platforms,
+    /** The platform of an id; an unknown one is the caller's mistake. */
+    get(id: string = DEFAULT_PLATFORM): Platform {
+      const p = byId.get(id);
+      if (!p) throw new AppError(400, 'link.unsupported', `Unknown platform '${id.slice(0, 40)}'.`);
+      return p;
+    },
+    /** The platform that recognises a link, with the cleaned link; null when none does. */
+    match(input: string): { platform: Platform; link: PlatformLink } | null {
+      for (const platform of platforms) {
+        const link = platform.parseLink(input);
+        if (link) return { platform, link };
+      }
+      return null;
+    },
+  };
+}
+export type PlatformRegistry = ReturnType<typeof createPlatformRegistry>;

@@ -1,0 +1,24 @@
+// TikTok as a Platform (issue 19): its one link rule (shared/tiktok-url.ts, also used by the
+// client's URL form), the web extractor (tiktok.adapter.ts) and its errors.
+import type { HttpClient } from '../../adapters/http/index.js';
+import { canonicalVideoUrl, MAX_VIDEO_ID_DIGITS, parseTikTokLink } from '../../../shared/tiktok-url.js';
+import type { Platform } from '../platform.js';
+import { createTikTokAdapter } from './tiktok.adapter.js';
+
+export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
+  const adapter = createTikTokAdapter(deps);
+  return {
+    id: 'tiktok',
+    name: 'TikTok',
+    idPattern: new RegExp(`^\\d{1,${MAX_VIDEO_ID_DIGITS}}$`),
+    parseLink(input) {
+      const link = parseTikTokLink(input);
+      if (!link) return null;
+      return link.kind === 'video' ? { kind: 'video', id: link.id, url: link.url } : { kind: 'short', url: link.url };
+    },
+    canonicalUrl: (id) => canonicalVideoUrl(id),
+    resolveShortLink: adapter.resolveLink,
+    fetchVideo: adapter.fetchVideo,
+    openMedia: adapter.openMedia,
+  };
+}

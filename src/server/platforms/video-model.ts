@@ -1,0 +1,53 @@
+// The neutral video model every platform maps its data to (issue 19): what services, routes and
+// the client see. Platform-specific fields stay in the platform's raw item.
+
+export interface MediaOption {
+  quality: string; // '1080p', '720p' (HEVC + separate sound), then 'hd' = best H.264, 'sd', 'low', 'q4'...
+  codec: 'h264' | 'hevc';
+  width: number | null;
+  height: number | null;
+  size: number | null; // bytes when the platform says (for HEVC: the video track alone)
+  bitrate: number | null;
+  urls: string[]; // file URLs to try in order (e.g. TikTok's v16, then its v19 mirror)
+  /** HEVC only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
+  audio?: string[][];
+}
+
+/** One slide of a photo post: its (signed, expiring) URLs, best first. */
+export interface PhotoSlide {
+  urls: string[];
+  width: number | null;
+  height: number | null;
+}
+
+export interface VideoModel {
+  id: string;
+  title: string;
+  description: string;
+  author: string; // handle
+  authorName: string | null; // display name
+  thumbnailUrl: string | null; // cover URL on the platform (may be signed and expire)
+  duration: number; // seconds
+  views: number;
+  likes: number;
+  options: MediaOption[];
+  /** The post's sound apart from the video (TikTok's `music.playUrl`), for the audio tools. */
+  musicUrl: string | null;
+  musicTitle: string | null;
+  /** Caption tracks the platform offers (TikTok's `video.subtitleInfos`). */
+  subtitles: Array<{ url: string; language: string; format: string; source: string }>;
+  isPhotoPost: boolean;
+  /** Photo posts only: the slides in order (empty for a video). */
+  images: PhotoSlide[];
+}
+
+/**
+ * The slideshow frame: 1080 wide, as tall as the tallest slide needs (at most 9:16), even. Other
+ * slides are letterboxed inside it, never stretched.
+ */
+export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: number } {
+  const ratios = slides.map((s) => (s.width && s.height ? s.height / s.width : 16 / 9));
+  const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
+  return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
+}
+
