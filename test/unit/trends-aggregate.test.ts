@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { growthPercent, videoTitle } from '../../src/server/services/trends-aggregate.js';
-import { observationFromItemStruct } from '../../src/server/adapters/trends/item-struct.js';
+import { observationFromItemStruct } from '../../src/server/platforms/tiktok/observation-mapper.js';
 import { categoryOf, categoryOfTag, categoriseNews } from '../../src/server/services/trends-categories.js';
 import { curveGrowth, tiktokOneHashtags } from '../../src/server/services/trends-analysis.service.js';
 

@@ -4,7 +4,7 @@
 // newest 20, and clearing hides rows only.
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
+import { DEFAULT_QUALITY, FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
 import type { RecentDownload } from '../../shared/contracts/index.js';
 import type { DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
@@ -19,7 +19,7 @@ import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.s
 /** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default 'hd' means the slideshow. */
 function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   const q = quality.toLowerCase();
-  if (q === 'hd') return 'slideshow';
+  if (q === DEFAULT_QUALITY) return 'slideshow';
   if ((PHOTO_QUALITIES as readonly string[]).includes(q)) return q as PhotoQuality;
   throw new AppError(400, 'video.quality_unavailable', `This is a photo post: download it as 'images' (a ZIP of its ${video.video.images.length} slides) or 'slideshow' (a video).`);
 }

@@ -2,7 +2,7 @@
 // the lookup is never slowed down or failed by it (errors are logged, never thrown).
 import type { Logger } from 'pino';
 import type { TrendsRepository } from '../db/repositories/trends.repository.js';
-import { observationFromItemStruct } from '../adapters/trends/item-struct.js';
+import { observationFromItemStruct } from '../platforms/tiktok/observation-mapper.js';
 
 export function createObservationRecorder(deps: { repo: TrendsRepository; logger: Logger; now?: () => Date }) {
   const pending = new Set<Promise<void>>();

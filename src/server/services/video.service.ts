@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
+import { DEFAULT_QUALITY } from '../../shared/constants.js';
 import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
 import { slideshowFrame } from '../platforms/video-model.js';
 import { platformErrors } from '../platforms/errors.js';
@@ -154,7 +155,7 @@ export function createVideoService(deps: {
   function pickOption(video: FetchedVideo, quality: string | undefined): MediaOption {
     const options = video.video.options;
     if (!options.length) throw video.video.isPhotoPost ? platformErrors.noVideo(platformOf(video).name) : platformErrors.unavailable(platformOf(video).name);
-    const q = (quality ?? 'hd').toLowerCase();
+    const q = (quality ?? DEFAULT_QUALITY).toLowerCase();
     const found = options.find((o) => o.quality === q);
     if (!found) throw new AppError(400, 'video.quality_unavailable', `The quality '${q}' is not available for this video. Fetch the video again and pick one of its options.`);
     return found;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_QUALITY } from '../constants.js';
 
 export const TIKTOK_URL_MESSAGE = 'Please provide a valid TikTok URL';
 
@@ -50,7 +51,7 @@ export type VideoInfo = z.infer<typeof videoInfo>;
 
 export const videoDownloadRequest = z.object({
   url: tiktokUrl,
-  quality: z.string().trim().max(10, 'Unknown quality').default('hd'),
+  quality: z.string().trim().max(10, 'Unknown quality').default(DEFAULT_QUALITY),
 });
 export type VideoDownloadRequest = z.infer<typeof videoDownloadRequest>;
 

@@ -1,4 +1,5 @@
-// Maps TikTok's raw web `itemStruct` (research/tiktok.md §5) to one first-party observation.
+// Maps TikTok's raw web `itemStruct` (research/tiktok.md §5) to one first-party observation for
+// the trends feature; beside item-mapper.ts so every reading of the itemStruct lives in one folder.
 // Counts come as numbers in `stats`/`authorStats` and as strings in the *V2 twins; either works.
 export interface Observation {
   videoId: string;
