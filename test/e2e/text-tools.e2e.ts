@@ -3,7 +3,7 @@
 // label, the built-in fallback when the model refuses, and the 375px layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import { launchBrowser, newPage, registerInBrowser, screenshot, scrollSettled, startServer, type RunningServer } from '../helpers/e2e.js';
 import { startFakeOpenAiChat } from '../fakes/fake-openai-chat.js';
 
 let server: RunningServer;
@@ -69,7 +69,7 @@ describe('hashtag generator', () => {
     expect(mixed).toEqual(['#fyp', '#sourdough', '#bread', '#beginners', '#viral']);
     await expect(page.getByTestId('hashtag-tips').textContent()).resolves.toContain('TikTok and Instagram now allow 5 hashtags per post');
     await page.getByRole('heading', { name: 'Your hashtags' }).scrollIntoViewIfNeeded();
-    await page.waitForTimeout(400); // smooth scroll settles
+    await scrollSettled(page);
     await screenshot(page, 'hashtags-desktop');
 
     await page.getByRole('button', { name: 'Copy Mixed Strategy' }).click();
@@ -115,7 +115,7 @@ describe('hashtag generator', () => {
     await page.getByRole('button', { name: 'Generate Hashtags' }).click();
     await page.getByTestId('hashtags-mixed').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.waitForTimeout(400); // the page scrolls to the results by itself
+    await scrollSettled(page); // the page scrolls to the results by itself
     await screenshot(page, 'hashtags-mobile');
     await context.close();
   });
@@ -151,7 +151,7 @@ describe('content tools', () => {
     await expect(card.getByText('/ 2,200 characters').isVisible()).resolves.toBe(true);
     await expect(card.getByText('Tuesday 4–6 pm').isVisible()).resolves.toBe(true);
     await expect(card.getByTestId('suggestion-badge').textContent()).resolves.toBe('Suggestion · AI model');
-    await page.waitForTimeout(400);
+    await scrollSettled(page);
     await screenshot(page, 'content-tools-desktop');
 
     await card.getByRole('button', { name: 'Copy TikTok caption' }).click();
@@ -175,7 +175,7 @@ describe('content tools', () => {
     await page.getByRole('button', { name: 'Optimize' }).click();
     await page.getByTestId('optimized-tiktok').getByTestId('suggestion-badge').filter({ hasText: 'built-in engine' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.waitForTimeout(400);
+    await scrollSettled(page);
     await screenshot(page, 'content-tools-mobile');
     await context.close();
   });

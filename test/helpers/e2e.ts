@@ -102,6 +102,19 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
   return { context, page };
 }
 
+/** Waits until the page has stopped scrolling (smooth scrolls run over several frames). */
+export async function scrollSettled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((done) => {
+        const y = window.scrollY;
+        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY === y))));
+      }),
+    undefined,
+    { polling: 50, timeout: 5_000 },
+  );
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);

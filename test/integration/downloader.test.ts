@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { downloads, users } from '../../src/server/db/schema.js';
-import { freeSlabCount } from '../../src/server/adapters/http/slabs.js';
+import { slabsReused } from '../../src/server/adapters/http/slabs.js';
 
 describe.each(DB_KINDS)('downloader (%s)', (db) => {
   let tt: FakeTikTok;
@@ -173,9 +173,8 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     const v = tt.addVideo({ media: { size: 4_000_000 }, cutAfterBytes: 1_000_000 });
     const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
     await expect(res.arrayBuffer()).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 200));
+    await expect.poll(async () => (await userRow(c.userId)).downloadsReserved).toBe(0); // settled
     expect((await status(c)).downloadCount).toBe(2);
-    expect((await userRow(c.userId)).downloadsReserved).toBe(0);
     const ok = await c.post('/api/video/download', { url: tt.addVideo().url, quality: 'hd' });
     await ok.arrayBuffer();
     expect((await status(c)).downloadCount).toBe(3);
@@ -201,15 +200,15 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     while (got < 500_000) got += (await reader.read()).value!.length;
     ac.abort();
     const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
-    for (let i = 0; i < 50 && !transfer().aborted; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(transfer().aborted).toBe(true);
+    await expect.poll(() => transfer().aborted, { timeout: 5_000 }).toBe(true);
     expect(transfer().bytesSent).toBeLessThan(30_000_000);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await userRow(c.userId)).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
+    await expect.poll(async () => (await userRow(c.userId)).downloadsReserved).toBe(0);
+    expect((await userRow(c.userId)).downloadCount).toBe(0);
   });
 
   it('delivers every byte intact to parallel and back-to-back downloads, which reuse read buffers', async () => {
     const c = await t.signUp({ pro: true });
+    const reusedBefore = slabsReused();
     // Larger than the loopback socket buffers, so a paused reader leaves chunks queued in the server.
     const files = [crypto.randomBytes(12_000_000), crypto.randomBytes(9_000_000)];
     const videos = files.map((bytes) => tt.addVideo({ media: { bytes } }));
@@ -229,7 +228,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
       const got = await Promise.all([fetchOne(0, 300), fetchOne(1, 300), fetchOne(0), fetchOne(1)]);
       got.forEach((bytes, k) => expect(bytes.equals(files[k % 2])).toBe(true));
     }
-    expect(freeSlabCount()).toBeGreaterThan(0); // the reuse path was taken, not only fresh buffers
+    expect(slabsReused()).toBeGreaterThan(reusedBefore); // this test's downloads took the reuse path
   });
 
   it('gives exactly one download to twenty parallel requests from a free user with 5 used', async () => {
@@ -250,7 +249,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(await status(c)).toMatchObject({ downloadCount: 6, remainingDownloads: 0, canDownload: false });
     // The CDN file is opened alongside the reservation: every refused request closed its transfer.
     const transfers = () => tt.transfers.filter((x) => x.path.includes(`/fake/${v.id}/`));
-    for (let i = 0; i < 50 && transfers().some((x) => !x.completed && !x.aborted); i++) await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => transfers().every((x) => x.completed || x.aborted), { timeout: 5_000 }).toBe(true);
     // On failure the message lists every transfer (bytes sent, flags) to tell a late abort from a real leak.
     const seen = JSON.stringify(transfers().map((x) => [x.status, x.bytesSent, x.completed, x.aborted]));
     expect(transfers().filter((x) => x.completed), seen).toHaveLength(1);
@@ -357,11 +356,10 @@ describe('downloads to a client that stops reading', () => {
       expect(res.status).toBe(200);
       await res.body!.getReader().read(); // one chunk, then the client never reads again
       const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
-      for (let i = 0; i < 100 && !transfer().aborted; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(transfer().aborted).toBe(true);
+      await expect.poll(() => transfer().aborted, { timeout: 10_000 }).toBe(true);
       expect(transfer().bytesSent).toBeLessThan(60_000_000);
-      for (let i = 0; i < 20 && (await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadsReserved; i++) await new Promise((r) => setTimeout(r, 100));
-      expect((await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0]).toMatchObject({ downloadCount: 0, downloadsReserved: 0 });
+      await expect.poll(async () => (await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadsReserved).toBe(0);
+      expect((await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadCount).toBe(0);
     } finally {
       await t.close();
       await tt.close();

@@ -207,15 +207,17 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       // A second node on the same database skips its turn: the sources were just asked.
       const requestsBefore = fake.hashtagRequests.length;
       const runsBefore = (await t.ctx.repos.trends.runsOf('tiktok_one')).length;
+      const turns: Array<[string, boolean]> = [];
       const otherNode = createTrendsCollectors({
         repo: t.ctx.repos.trends,
         tiktokOne: createTikTokOneAdapter(trendsHttpFrom(t.ctx.adapters.http)),
         feeds: createFeedsAdapter(trendsHttpFrom(t.ctx.adapters.http)),
-        config: { ...collectorsConfigFrom(t.ctx.config), firstRunDelayMs: 0 },
+        config: { ...collectorsConfigFrom(t.ctx.config), firstRunDelayMs: 0, onTurn: (name, ran) => turns.push([name, ran]) },
         logger: t.ctx.logger,
       });
       otherNode.jobs.forEach((j) => j.start());
-      await new Promise((r) => setTimeout(r, 1500));
+      await expect.poll(() => turns.length).toBe(otherNode.jobs.length); // each collector took its first turn
+      expect(turns.every(([, ran]) => !ran)).toBe(true);
       await Promise.all(otherNode.jobs.map((j) => j.stop()));
       expect(fake.hashtagRequests.length).toBe(requestsBefore);
       expect((await t.ctx.repos.trends.runsOf('tiktok_one')).length).toBe(runsBefore);

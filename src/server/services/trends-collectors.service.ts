@@ -20,6 +20,8 @@ export interface CollectorsConfig {
   feeds: string[];
   intervalMs: number;
   firstRunDelayMs: number | null;
+  /** Told after each scheduled turn whether it ran or skipped (tests wait on it, never on time). */
+  onTurn?: (name: string, ran: boolean) => void;
 }
 
 export interface RunResult {
@@ -49,9 +51,11 @@ function schedule(name: string, run: (signal: AbortSignal) => Promise<unknown>, 
     if (stopped) return;
     timer = setTimeout(async () => {
       const signal = controller.signal;
+      let ran = false;
       inFlight = due()
-        .then((yes) => (yes && !signal.aborted ? run(signal) : undefined))
-        .catch((err) => logger.error({ err, collector: name }, 'trend collector failed'));
+        .then((yes) => (yes && !signal.aborted ? ((ran = true), run(signal)) : undefined))
+        .catch((err) => logger.error({ err, collector: name }, 'trend collector failed'))
+        .finally(() => cfg.onTurn?.(name, ran));
       await inFlight;
       inFlight = null;
       next(cfg.intervalMs * (0.9 + Math.random() * 0.2));

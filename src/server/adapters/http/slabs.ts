@@ -29,9 +29,15 @@ export interface SlabLease {
 const current = new WeakMap<ArrayBufferLike, SlabState>(); // the slab's current use
 const outstanding = new WeakMap<Buffer, SlabState>(); // chunk -> the use it was cut from
 const free: Buffer[] = [];
+let reused = 0;
+
+/** How many times a slab was taken from the free list since the process started (tests, benchmarks). */
+export const slabsReused = () => reused;
 
 export function takeSlab(): SlabLease {
-  const slab = free.pop() ?? Buffer.allocUnsafeSlow(SLAB_SIZE);
+  const recycled = free.pop();
+  if (recycled) reused++;
+  const slab = recycled ?? Buffer.allocUnsafeSlow(SLAB_SIZE);
   const s: SlabState = { slab, out: 0, retired: false };
   current.set(slab.buffer, s);
   return {
