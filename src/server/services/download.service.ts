@@ -1,5 +1,6 @@
 // Downloads: look the video up (cached), reserve a quota slot, stream the CDN file through without
-// buffering it (or, for HEVC 1080p/720p, the remuxed file from the store), commit the slot once
+// buffering it (or, from the store: the remuxed HEVC 1080p/720p file, a photo post's ZIP or
+// slideshow), commit the slot once
 // every byte was delivered, release it on any failure (upstream cut, client gone). History: the
 // newest 20, and clearing hides rows only.
 import type { Readable } from 'node:stream';

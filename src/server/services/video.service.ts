@@ -1,23 +1,23 @@
 /**
- * The video service (ctx.services.video): TikTok lookups, cached, and media opening for every tool.
+ * The video service (ctx.services.video): lookups on every registered platform (platforms/
+ * registry.ts), cached, and media opening for every tool.
  *
  *   const { info, video } = await ctx.services.video.getInfo(url, signal)
  *     info   SPEC 3 'Video info' (what /api/video/info answers; option urls are our own endpoints)
- *     video  FetchedVideo: video.video is the ParsedVideo (title, author, duration, options,
- *            musicUrl = itemStruct.music.playUrl, subtitles = itemStruct.video.subtitleInfos,
- *            isPhotoPost), video.item is the raw itemStruct, video.cookies the page's cookies.
+ *     video  FetchedVideo: video.ref ({ platform, id, url }), video.video the neutral VideoModel
+ *            (title, author, duration, options, musicUrl, subtitles, images), video.raw the
+ *            platform's own item, video.session what opening its media needs (e.g. cookies).
  *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: 'hd' } | { kind: 'music' }, signal)
  *     m.stream (Readable; the caller must consume or destroy it), m.contentType, m.contentLength
  *     (null when unknown), m.video (as above), m.option (the chosen video option, if kind=video).
- *     Options: range ('bytes=0-'), maxBytes (byte ceiling), bulk (whole file, lean transport), mediaUrl (e.g. a subtitle Url of the
- *     parsed item, fetched with the page's cookies).
+ *     Options: range ('bytes=0-'), maxBytes (byte ceiling), bulk (whole file, lean transport),
+ *     mediaUrls (files of the parsed item, e.g. a subtitle, tried in order with the session).
  *   await ctx.services.video.fetchText(subtitleUrl, video, signal)   // small files, e.g. WebVTT
  *
- * Lookups are cached per video id for CACHE_TTL_MS with the cookies the CDN needs, so a download
+ * Lookups are cached per platform and video id for CACHE_TTL_MS with their session, so a download
  * right after a fetch costs no second page fetch; concurrent lookups of one id share one fetch.
- * After every real page fetch (not a cache hit) each ctx.videoObservers function gets the raw
- * itemStruct. A link that is not an accepted TikTok link fails with 400 `link.unsupported` before
- * any request leaves the server.
+ * After every real fetch (not a cache hit) each ctx.videoObservers function gets the FetchedVideo.
+ * A link no platform recognises fails with 400 `link.unsupported` before any request leaves.
  */
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
