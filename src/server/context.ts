@@ -71,10 +71,12 @@ export function createContext(config: Config, database: Database, logger: Logger
     trends: createTrendsRepository(db),
     hashtagObservations: createHashtagObservationsRepository(db),
   };
+  const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
-    billing: overrides.billing ?? createBillingAdapters(config),
-    http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
+    // PayPal's API, transcription and LLM endpoints each get an operator client of their own origin.
+    billing: overrides.billing ?? createBillingAdapters(config, http),
+    http,
   };
   // Downloader (issue 3): TikTok lookups (cached) and media; observers get each fresh itemStruct.
   const tiktok = createTikTokAdapter({ http: adapters.http });
