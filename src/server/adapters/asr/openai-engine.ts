@@ -4,6 +4,7 @@
 // against it, the answer capped at MAX_ANSWER_BYTES.
 import fs from 'node:fs';
 import path from 'node:path';
+import { FormData } from 'undici';
 import { AppError } from '../../errors.js';
 import { HttpClientError } from '../http/http-errors.js';
 import { createOperatorClient, type OperatorClient, type OperatorResponse } from '../http/operator-client.js';
@@ -48,7 +49,7 @@ export function createOpenAiEngine(
       if (!cfg || !http) return null;
       const upload = path.join(input.workDir, 'upload.mp3');
       await prepareUpload(await input.mediaFile(), upload, input.signal);
-      const form = new FormData();
+      const form = new FormData(); // undici's: the global one does not encode through undici.request
       form.set('file', await fs.openAsBlob(upload, { type: 'audio/mpeg' }), 'audio.mp3');
       form.set('model', cfg.model);
       form.set('response_format', 'verbose_json');

@@ -36,7 +36,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher, type FormData } from 'undici';
 import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
 import { createBulkPool } from './bulk-pool.js';
 import { HttpClientError } from './http-errors.js';
@@ -67,6 +67,7 @@ export interface RequestOptions {
   allow: readonly HostPattern[];
   method?: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
+  /** A form must be undici's FormData: the global one does not encode through undici.request. */
   body?: string | Buffer | FormData;
   jar?: CookieJar;
   signal?: AbortSignal;
@@ -158,7 +159,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
       return await undiciRequest(target ?? url, {
         method: method as Dispatcher.HttpMethod,
         headers,
-        body: body as Dispatcher.RequestOptions['body'], // the global FormData is undici's own
+        body,
         signal: o.signal,
         dispatcher: direct ? mapped : guarded,
         highWaterMark: 256 * 1024,

@@ -18,6 +18,7 @@
  *   const res = await api.request(`${base}/v1/things`, { method: 'POST', headers, body, signal });
  *   res.status; res.header('retry-after'); await res.text(); await res.dump();
  */
+import type { FormData } from 'undici';
 import { createHttpClient } from './http-client.js';
 import type { HttpResponse } from './response.js';
 import type { HostMap } from './host-map.js';
@@ -41,6 +42,7 @@ export interface OperatorClientOptions {
 export interface OperatorRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
+  /** undici's FormData (`import { FormData } from 'undici'`), not the global one. */
   body?: string | Buffer | FormData;
   signal?: AbortSignal;
 }
