@@ -74,7 +74,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
-    // PayPal's API, transcription and LLM endpoints each get an operator client of their own origin.
+    // PayPal's API gets an operator client of its configured origin (as do transcription and LLM);
+    // certificate URLs named by webhook deliveries go through the shared guarded client.
     billing: overrides.billing ?? createBillingAdapters(config, http),
     http,
   };

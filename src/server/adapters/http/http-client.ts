@@ -222,4 +222,3 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
-
