@@ -74,10 +74,13 @@ export function createContext(config: Config, database: Database, logger: Logger
     trends: createTrendsRepository(db),
     hashtagObservations: createHashtagObservationsRepository(db),
   };
+  const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
     oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
-    billing: overrides.billing ?? createBillingAdapters(config),
-    http: overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
+    // PayPal's API gets an operator client of its configured origin (as do transcription and LLM);
+    // certificate URLs named by webhook deliveries go through the shared guarded client.
+    billing: overrides.billing ?? createBillingAdapters(config, http),
+    http,
   };
   // Downloader (issue 3): lookups on every registered platform (cached) and media; observers get
   // each freshly fetched video.

@@ -1,9 +1,13 @@
 // Engine 2: an OpenAI-compatible `/v1/audio/transcriptions` (OpenAI, Groq, whisper.cpp server,
-// faster-whisper servers), verbose JSON with segments. The URL is operator configuration, not
-// user input, so it does not go through the user-URL guard.
+// faster-whisper servers), verbose JSON with segments. The URL is operator configuration, so it
+// goes through its own operator client: that origin only (even a local one), redirects re-checked
+// against it, the answer capped at MAX_ANSWER_BYTES.
 import fs from 'node:fs';
 import path from 'node:path';
+import { FormData } from 'undici';
 import { AppError } from '../../errors.js';
+import { HttpClientError } from '../http/http-errors.js';
+import { createOperatorClient, type OperatorClient, type OperatorResponse } from '../http/operator-client.js';
 import { languageCode, type TranscriptionEngine } from './types.js';
 
 export interface OpenAiTranscribeConfig {
@@ -12,6 +16,9 @@ export interface OpenAiTranscribeConfig {
   model: string;
   timeoutMs: number;
 }
+
+/** A verbose JSON transcript of a long clip is a few hundred KB; far beyond is not an answer. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** Accepts a base (`https://api.openai.com`), a `/v1` base, or the full endpoint. */
 export function transcriptionEndpoint(url: string): string {
@@ -31,24 +38,26 @@ interface VerboseJson {
 export function createOpenAiEngine(
   cfg: OpenAiTranscribeConfig | null,
   prepareUpload: (mediaFile: string, outFile: string, signal?: AbortSignal) => Promise<void>,
+  http: OperatorClient | null = cfg ? createOperatorClient({ endpoint: transcriptionEndpoint(cfg.url), timeoutMs: cfg.timeoutMs, maxBytes: MAX_ANSWER_BYTES }) : null,
 ): TranscriptionEngine {
+  const upstream = (message: string) => new AppError(502, 'transcription.upstream', message);
   return {
     id: 'api',
     local: false,
     unavailableReason: () => (cfg ? null : 'set TRANSCRIBE_API_URL (and TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL) to use a transcription API'),
     async transcribe(input) {
-      if (!cfg) return null;
+      if (!cfg || !http) return null;
       const upload = path.join(input.workDir, 'upload.mp3');
       await prepareUpload(await input.mediaFile(), upload, input.signal);
-      const form = new FormData();
+      const form = new FormData(); // undici's: the global one does not encode through undici.request
       form.set('file', await fs.openAsBlob(upload, { type: 'audio/mpeg' }), 'audio.mp3');
       form.set('model', cfg.model);
       form.set('response_format', 'verbose_json');
       form.append('timestamp_granularities[]', 'segment');
       const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(cfg.timeoutMs)]) : AbortSignal.timeout(cfg.timeoutMs);
-      let res: Response;
+      let res: OperatorResponse;
       try {
-        res = await fetch(transcriptionEndpoint(cfg.url), {
+        res = await http.request(transcriptionEndpoint(cfg.url), {
           method: 'POST',
           body: form,
           headers: cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {},
@@ -56,17 +65,23 @@ export function createOpenAiEngine(
         });
       } catch (err) {
         if (input.signal?.aborted) throw err;
-        throw new AppError(502, 'transcription.upstream', 'The transcription service did not answer. Please try again.');
+        throw upstream('The transcription service did not answer. Please try again.');
       }
       if (res.status === 429) {
-        throw new AppError(503, 'transcription.busy', 'The transcription service is busy. Please try again in a minute.', {}, { 'retry-after': res.headers.get('retry-after') ?? '30' });
+        await res.dump();
+        throw new AppError(503, 'transcription.busy', 'The transcription service is busy. Please try again in a minute.', {}, { 'retry-after': res.header('retry-after') ?? '30' });
       }
-      if (!res.ok) throw new AppError(502, 'transcription.upstream', `The transcription service answered ${res.status}. Please try again later.`);
+      if (res.status < 200 || res.status >= 300) {
+        await res.dump();
+        throw upstream(`The transcription service answered ${res.status}. Please try again later.`);
+      }
       let body: VerboseJson;
       try {
-        body = (await res.json()) as VerboseJson;
-      } catch {
-        throw new AppError(502, 'transcription.upstream', 'The transcription service sent an unreadable answer.');
+        body = JSON.parse(await res.text()) as VerboseJson;
+      } catch (err) {
+        if (input.signal?.aborted) throw err;
+        if (err instanceof HttpClientError && err.kind === 'too_large') throw upstream('The transcription service sent an answer larger than allowed.');
+        throw upstream('The transcription service sent an unreadable answer.');
       }
       const cues = (body.segments ?? [])
         .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')

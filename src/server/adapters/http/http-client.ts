@@ -27,24 +27,26 @@
  * to the mapped origin with the original `Host` header, while callers, the allow-list and the
  * cookie jar keep seeing the real URL. Only mapped targets may be loopback; a user URL never is.
  *
+ * `trustedOrigin` (operator-client.ts only) turns an instance into the client of one endpoint the
+ * operator configured: that exact origin is reachable as configured (http, any port, any address)
+ * and every other URL, redirects included, is refused. Never built from a user-supplied URL.
+ *
  * Errors are `HttpClientError` (an AppError): code `upstream.blocked` (400, refused by policy),
  * `upstream.too_large`, `upstream.timeout`, `upstream.unavailable` (424). Callers may re-map them.
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { Readable, Transform, pipeline } from 'node:stream';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher, type FormData } from 'undici';
 import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
 import { createBulkPool } from './bulk-pool.js';
-import { releaseChunk } from './slabs.js';
 import { HttpClientError } from './http-errors.js';
+import { blocked, translate, wrap, type HttpResponse } from './response.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
 import { mapUpstream } from './host-map.js';
 
-export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
-
 export { HttpClientError, type HttpErrorKind } from './http-errors.js';
+export { PAGE_MAX_BYTES, type HttpResponse } from './response.js';
 
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -57,13 +59,16 @@ export interface HttpClientOptions {
   headersTimeoutMs?: number;
   /** Longest silence allowed while a body is streaming. */
   idleTimeoutMs?: number;
+  /** The one origin this instance may reach, as configured by the operator (operator-client.ts). */
+  trustedOrigin?: string;
 }
 
 export interface RequestOptions {
   allow: readonly HostPattern[];
   method?: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
-  body?: string;
+  /** A form must be undici's FormData: the global one does not encode through undici.request. */
+  body?: string | Buffer | FormData;
   jar?: CookieJar;
   signal?: AbortSignal;
   maxRedirects?: number;
@@ -71,20 +76,6 @@ export interface RequestOptions {
   allowHttp?: boolean;
   /** A large GET body relayed start to end: use the lean transport (falls back to undici). */
   bulk?: boolean;
-}
-
-export interface HttpResponse {
-  status: number;
-  url: string;
-  redirects: string[];
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-  header(name: string): string | undefined;
-  text(limit?: number): Promise<string>;
-  json<T = unknown>(limit?: number): Promise<T>;
-  dump(): Promise<void>;
-  /** The bytes of a body chunk have left the process (written out): its buffer may be reused. */
-  release(chunk: Buffer): void;
 }
 
 const defaultLookup: LookupFn = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -115,13 +106,22 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     bodyTimeout,
     maxRedirections: 0,
   } as Agent.Options);
-  // Mapped targets come from configuration (tests), never from a user: loopback is fine there.
+  // Mapped targets and the trusted origin come from configuration, never from a user: a loopback
+  // or private address is fine there.
   const mapped = new Agent({ connect: { timeout: connectTimeout }, headersTimeout, bodyTimeout } as Agent.Options);
   const bulkPool = createBulkPool();
 
   const mapTarget = (url: URL) => mapUpstream(url, hostMap);
 
+  const trustedOrigin = opts.trustedOrigin;
+
   function check(url: URL, o: RequestOptions): void {
+    if (trustedOrigin !== undefined) {
+      // Exactly the configured origin (scheme, host, port): a redirect elsewhere stops here.
+      if (!/^https?:$/.test(url.protocol) || url.origin !== trustedOrigin) throw blocked('This address is not the configured endpoint.');
+      if (url.username || url.password) throw blocked('Links with a user name or password are not allowed.');
+      return;
+    }
     if (url.protocol !== 'https:' && !(o.allowHttp && url.protocol === 'http:')) throw blocked('Only https links are allowed.');
     if (url.username || url.password) throw blocked('Links with a user name or password are not allowed.');
     if (url.port && url.port !== (url.protocol === 'https:' ? '443' : '80')) throw blocked('Links with a custom port are not allowed.');
@@ -130,8 +130,9 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('This link points to a private address.');
   }
 
-  async function send(url: URL, o: RequestOptions, method: string, body: string | undefined): Promise<UpstreamResponse> {
+  async function send(url: URL, o: RequestOptions, method: string, body: RequestOptions['body']): Promise<UpstreamResponse> {
     const target = mapTarget(url);
+    const direct = target !== null || trustedOrigin !== undefined;
     const headers: Record<string, string> = { ...o.headers };
     const cookie = o.jar?.headerFor(url);
     if (cookie) headers.cookie = cookie;
@@ -143,7 +144,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
             path: url.pathname + url.search,
             host: url.host,
             headers,
-            lookup: target ? undefined : (guardedLookup as never),
+            lookup: direct ? undefined : (guardedLookup as never),
             signal: o.signal,
             connectTimeoutMs: connectTimeout,
             headersTimeoutMs: headersTimeout,
@@ -160,7 +161,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
         headers,
         body,
         signal: o.signal,
-        dispatcher: target ? mapped : guarded,
+        dispatcher: direct ? mapped : guarded,
         highWaterMark: 256 * 1024,
       });
     } catch (err) {
@@ -221,87 +222,3 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
-
-function blocked(message: string) {
-  return new HttpClientError('blocked', message);
-}
-
-function translate(err: unknown, signal?: AbortSignal): Error {
-  if (signal?.aborted) return err instanceof Error ? err : new Error('aborted');
-  if (err instanceof HttpClientError) return err;
-  const e = err as { code?: string; cause?: { code?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (code === 'EPRIVATEADDR') return blocked('This link points to a private address.');
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-    return new HttpClientError('timeout', 'The site took too long to answer.');
-  return new HttpClientError('unavailable', 'The site could not be reached.');
-}
-
-function wrap(res: UpstreamResponse, url: string, redirects: string[], o: RequestOptions): HttpResponse {
-  let body: Readable = res.body;
-  if (o.maxBytes !== undefined) {
-    // pipeline (not pipe) so an upstream error or disconnect reaches the consumer too.
-    const ceiling = byteCeiling(o.maxBytes, () => res.body.destroy());
-    pipeline(res.body, ceiling, () => {});
-    body = ceiling;
-  }
-  body.on('error', () => {}); // consumers get errors through their own pipeline; never crash the process
-  const readAll = async (limit: number) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        total += chunk.length;
-        if (total > limit) {
-          body.destroy();
-          res.body.destroy();
-          throw new HttpClientError('too_large', 'The page is larger than allowed.');
-        }
-        chunks.push(chunk);
-      }
-    } catch (err) {
-      throw translate(err, o.signal);
-    }
-    return Buffer.concat(chunks);
-  };
-  return {
-    status: res.statusCode,
-    url,
-    redirects,
-    headers: res.headers,
-    body,
-    header(name) {
-      const v = res.headers[name.toLowerCase()];
-      return Array.isArray(v) ? v.join(', ') : v;
-    },
-    async text(limit = PAGE_MAX_BYTES) {
-      return (await readAll(limit)).toString('utf8');
-    },
-    async json<T>(limit = PAGE_MAX_BYTES) {
-      return JSON.parse((await readAll(limit)).toString('utf8')) as T;
-    },
-    release: releaseChunk,
-    async dump() {
-      body.resume();
-      await new Promise<void>((r) => {
-        body.once('end', r);
-        body.once('close', r);
-        body.once('error', () => r());
-      });
-    },
-  };
-}
-
-function byteCeiling(max: number, onExceed: () => void): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      seen += chunk.length;
-      if (seen > max) {
-        onExceed();
-        return cb(new HttpClientError('too_large', 'The file is larger than allowed.'));
-      }
-      cb(null, chunk);
-    },
-  });
-}

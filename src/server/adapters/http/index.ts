@@ -1,4 +1,6 @@
-// The one guarded HTTP client and its helpers. See http-client.ts for the API.
+// The guarded HTTP client (user and outside URLs, http-client.ts), its per-endpoint form for
+// operator-configured services (operator-client.ts) and their helpers.
 export { createHttpClient, HttpClientError, PAGE_MAX_BYTES, type HttpClient, type HttpResponse, type RequestOptions, type LookupFn } from './http-client.js';
 export { CookieJar, type StoredCookies } from './cookie-jar.js';
 export { hostAllowed, hostMatches, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
+export { createOperatorClient, type OperatorClient, type OperatorClientOptions, type OperatorResponse } from './operator-client.js';

@@ -1,8 +1,11 @@
 // Client for any OpenAI-compatible chat-completions API (OpenAI, Ollama, vLLM, llama.cpp server,
 // Groq, OpenRouter): POST {LLM_BASE_URL}/chat/completions asking for a JSON object. Returns the
 // parsed JSON or throws LlmError with a reason; callers fall back to the built-in engine.
-// The API key is only ever sent in the Authorization header, never logged.
+// The API key is only ever sent in the Authorization header, never logged. Requests go through the
+// operator client of LLM_BASE_URL: that origin only, redirects re-checked, answers capped.
 import { dropNul } from '../../lib/nul.js';
+import { HttpClientError } from '../http/http-errors.js';
+import { createOperatorClient, type OperatorClient } from '../http/operator-client.js';
 
 export type LlmFailure = 'timeout' | 'http' | 'network' | 'refusal' | 'malformed';
 
@@ -29,7 +32,8 @@ export interface LlmConfig {
   timeoutMs: number;
 }
 
-const MAX_RESPONSE_CHARS = 512 * 1024;
+/** A hashtag or caption answer is a few KB: the body is cut (and refused) beyond this. */
+export const MAX_RESPONSE_BYTES = 512 * 1024;
 
 /** 'https://api.openai.com/v1' -> '.../v1/chat/completions'; a bare origin gets the usual '/v1'. */
 export function chatCompletionsUrl(baseUrl: string): string {
@@ -39,12 +43,15 @@ export function chatCompletionsUrl(baseUrl: string): string {
   return url.href;
 }
 
-export function createOpenAiChatClient(config: LlmConfig, fetchImpl: typeof fetch = fetch): LlmClient {
+export function createOpenAiChatClient(
+  config: LlmConfig,
+  http: OperatorClient = createOperatorClient({ endpoint: config.baseUrl, timeoutMs: config.timeoutMs, maxBytes: MAX_RESPONSE_BYTES }),
+): LlmClient {
   const endpoint = chatCompletionsUrl(config.baseUrl);
 
   async function post(body: unknown, signal: AbortSignal): Promise<{ status: number; text: string }> {
     try {
-      const res = await fetchImpl(endpoint, {
+      const res = await http.request(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${config.apiKey}` },
         body: JSON.stringify(body),
@@ -53,6 +60,7 @@ export function createOpenAiChatClient(config: LlmConfig, fetchImpl: typeof fetc
       return { status: res.status, text: await res.text() };
     } catch (err) {
       if (signal.aborted) throw new LlmError('timeout', `no answer within ${config.timeoutMs} ms`);
+      if (err instanceof HttpClientError && err.kind === 'too_large') throw new LlmError('malformed', 'response too large');
       throw new LlmError('network', err instanceof Error ? err.message : 'request failed');
     }
   }
@@ -73,7 +81,6 @@ export function createOpenAiChatClient(config: LlmConfig, fetchImpl: typeof fetc
         answer = await post({ model: config.model, messages, stream: false }, signal);
       }
       if (answer.status < 200 || answer.status >= 300) throw new LlmError('http', `status ${answer.status}`);
-      if (answer.text.length > MAX_RESPONSE_CHARS) throw new LlmError('malformed', 'response too large');
       return parseCompletion(answer.text);
     },
   };

@@ -2,6 +2,7 @@
 // built-in test checkout when config allows it (localhost PUBLIC_URL or TEST_CHECKOUT=on, never in
 // production), nothing otherwise (subscribing answers 503 billing.unavailable).
 import type { Config } from '../../config.js';
+import type { HttpClient } from '../http/http-client.js';
 import { createPayPalClient, PAYPAL_API_BASES, type PayPalClient } from './paypal.client.js';
 import { createWebhookVerifier, type WebhookVerifier } from './webhook-verifier.js';
 import { createTestCheckoutProvider, type TestCheckoutProvider } from './test-checkout.provider.js';
@@ -29,14 +30,15 @@ export function payPalClientFrom(config: Config): PayPalClient | null {
   });
 }
 
-export function createBillingAdapters(config: Config): BillingAdapters {
+/** `http`: the guarded client (ctx.adapters.http), for certificates named by webhook deliveries. */
+export function createBillingAdapters(config: Config, http?: HttpClient): BillingAdapters {
   const client = payPalClientFrom(config);
   if (client) {
     if (!config.PAYPAL_PLAN_ID) {
       return { provider: null, verifier: null, testCheckout: null, note: 'PAYPAL_PLAN_ID is not set: run `npm run cli -- billing:setup` and set it' };
     }
     const verifier = config.PAYPAL_WEBHOOK_ID
-      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, hostMap: config.UPSTREAM_HOST_MAP, certBase: config.PAYPAL_API_BASE })
+      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, http, hostMap: config.UPSTREAM_HOST_MAP, certBase: config.PAYPAL_API_BASE })
       : null;
     return { provider: client, verifier, testCheckout: null, note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused' };
   }

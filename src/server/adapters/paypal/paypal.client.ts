@@ -1,8 +1,10 @@
-// PayPal REST over fetch: OAuth client-credentials token (cached, single-flight, refreshed once on
-// a 401), PayPal-Request-Id on every POST, errors kept machine-readable. Base URL from config.
+// PayPal REST through the operator client (the configured API origin only, redirects re-checked,
+// answers capped): OAuth client-credentials token (cached, single-flight, refreshed once on a 401),
+// PayPal-Request-Id on every POST, errors kept machine-readable. Base URL from config.
 import crypto from 'node:crypto';
 import { PRO_PRICE_USD } from '../../../shared/constants.js';
-import { PayPalError, reroute, type BillingProvider, type CreateSubscriptionInput, type ProviderSubscription } from './types.js';
+import { createOperatorClient, type OperatorClient, type OperatorRequest, type OperatorResponse } from '../http/operator-client.js';
+import { PayPalError, type BillingProvider, type CreateSubscriptionInput, type ProviderSubscription } from './types.js';
 
 export interface PayPalSettings {
   apiBase: string;
@@ -11,7 +13,12 @@ export interface PayPalSettings {
   planId: string;
   hostMap?: Record<string, string>;
   timeoutMs?: number;
+  /** Tests: a client of the same origin built with their own options. */
+  http?: OperatorClient;
 }
+
+/** PayPal's answers are a few KB; anything this large is not one. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export const PAYPAL_API_BASES = { sandbox: 'https://api-m.sandbox.paypal.com', live: 'https://api-m.paypal.com' } as const;
 
@@ -29,10 +36,23 @@ export function createPayPalClient(s: PayPalSettings) {
   let token: { value: string; expiresAt: number } | null = null;
   let pending: Promise<string> | null = null;
 
-  const url = (p: string) => reroute(base + p, s.hostMap ?? {});
+  const http = s.http ?? createOperatorClient({ endpoint: base, timeoutMs, maxBytes: MAX_ANSWER_BYTES, hostMap: s.hostMap });
+
+  /**
+   * One exchange, read whole. Transport failures (refused, too large, timeout) become plain errors,
+   * as fetch's were: the billing service answers them as "provider failed", not as our own 4xx.
+   */
+  async function call(p: string, r: OperatorRequest): Promise<{ res: OperatorResponse; text: string }> {
+    try {
+      const res = await http.request(base + p, { ...r, signal: AbortSignal.timeout(timeoutMs) });
+      return { res, text: await res.text() };
+    } catch (err) {
+      throw new Error(`PayPal ${r.method ?? 'GET'} ${p.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  }
 
   async function fetchToken(): Promise<string> {
-    const res = await fetch(url('/v1/oauth2/token'), {
+    const { res, text } = await call('/v1/oauth2/token', {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString('base64')}`,
@@ -40,12 +60,11 @@ export function createPayPalClient(s: PayPalSettings) {
         accept: 'application/json',
       },
       body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(timeoutMs),
     });
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!res.ok || typeof body.access_token !== 'string') {
+    const body = parseOr<Record<string, unknown>>(text, {});
+    if (!ok(res.status) || typeof body.access_token !== 'string') {
       // OAuth-style body ({error, error_description}), not the REST envelope.
-      throw new PayPalError(res.status, String(body.error ?? 'TOKEN_FAILED'), undefined, res.headers.get('paypal-debug-id') ?? undefined, `PayPal token request failed (${res.status} ${String(body.error ?? '')})`);
+      throw new PayPalError(res.status, String(body.error ?? 'TOKEN_FAILED'), undefined, res.header('paypal-debug-id'), `PayPal token request failed (${res.status} ${String(body.error ?? '')})`);
     }
     const ttl = Number(body.expires_in ?? 0);
     // Renew a minute early; very short lifetimes (tests) renew at half-life.
@@ -61,34 +80,27 @@ export function createPayPalClient(s: PayPalSettings) {
     return pending;
   }
 
-  async function request<T>(method: string, p: string, opts: RequestOpts = {}): Promise<{ status: number; body: T }> {
+  async function request<T>(method: 'GET' | 'POST', p: string, opts: RequestOpts = {}): Promise<{ status: number; body: T }> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await getToken();
       const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'application/json' };
       if (opts.body !== undefined) headers['content-type'] = 'application/json';
       if (method === 'POST') headers['paypal-request-id'] = opts.requestId ?? crypto.randomUUID();
       if (opts.prefer) headers.prefer = opts.prefer;
-      const res = await fetch(url(p), {
-        method,
-        headers,
-        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const { res, text } = await call(p, { method, headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
       if (res.status === 401 && attempt === 0) {
         // Token revoked or expired early: drop it, fetch a new one, retry once (same request id).
         if (token?.value === bearer) token = null;
-        await res.body?.cancel();
         continue;
       }
-      const text = await res.text();
       const body = text ? (JSON.parse(text) as T) : (undefined as T);
-      if (res.ok || opts.allow?.includes(res.status)) return { status: res.status, body };
+      if (ok(res.status) || opts.allow?.includes(res.status)) return { status: res.status, body };
       const err = (body ?? {}) as { name?: string; message?: string; debug_id?: string; details?: Array<{ issue?: string }> };
       throw new PayPalError(
         res.status,
         err.name ?? 'PAYPAL_ERROR',
         err.details?.[0]?.issue,
-        err.debug_id ?? res.headers.get('paypal-debug-id') ?? undefined,
+        err.debug_id ?? res.header('paypal-debug-id'),
         `PayPal ${method} ${p.split('?')[0]} failed: ${res.status} ${err.name ?? ''} ${err.details?.[0]?.issue ?? ''}`.trim(),
       );
     }
@@ -167,3 +179,13 @@ export function createPayPalClient(s: PayPalSettings) {
   return provider;
 }
 export type PayPalClient = ReturnType<typeof createPayPalClient>;
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+function parseOr<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,9 +1,12 @@
 // Offline verification of PayPal webhook signatures (PayPal's preferred method):
 // RSA-SHA256 over `transmissionId|transmissionTime|webhookId|crc32(raw body)` with CRC-32 as an
 // unsigned decimal, using the certificate at `paypal-cert-url` (https on *.paypal.com only, cached).
+// The download goes through the guarded client (paypal.com hosts, public addresses only) or, with
+// a configured API base, through that base's operator client; no redirect is followed.
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import { reroute } from './types.js';
+import { createHttpClient, HttpClientError, type HttpClient } from '../http/http-client.js';
+import { createOperatorClient } from '../http/operator-client.js';
 import { LRUCache } from 'lru-cache';
 import { RateLimiter } from '../../lib/rate-limiter.js';
 
@@ -19,6 +22,8 @@ export type VerifyResult = { ok: true } | { ok: false; reason: string };
 
 export interface WebhookVerifierOptions {
   webhookId: string;
+  /** The guarded client for paypal.com certificate URLs (ctx.adapters.http); one of its own if absent. */
+  http?: HttpClient;
   /** Tests only (config refuses it in production): re-routes the certificate download to a fake. */
   hostMap?: Record<string, string>;
   /**
@@ -32,6 +37,7 @@ export interface WebhookVerifierOptions {
 }
 
 const MAX_CERT_BYTES = 64 * 1024;
+const CERT_TIMEOUT_MS = 10_000;
 /** Certificates kept at once (PayPal uses one or two at a time; rotation changes the URL). */
 const MAX_CACHED_CERTS = 8;
 /** New certificate downloads per minute: a flood of forged deliveries cannot make us fetch more. */
@@ -69,13 +75,27 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
   const maxSkew = opts.maxSkewMs ?? 60 * 60 * 1000;
   const now = opts.now ?? Date.now;
 
+  const certBase = opts.certBase?.replace(/\/$/, '');
+  // Built once: a configured base is operator configuration; a paypal.com URL is not, it is checked.
+  const fromBase = certBase ? createOperatorClient({ endpoint: certBase, timeoutMs: CERT_TIMEOUT_MS, maxBytes: MAX_CERT_BYTES, hostMap: opts.hostMap, maxRedirects: 0 }) : null;
+  const guarded = fromBase ? null : (opts.http ?? createHttpClient({ hostMap: opts.hostMap }));
+
   async function download(certUrl: string): Promise<crypto.X509Certificate> {
-    const u = new URL(certUrl);
-    const target = opts.certBase ? opts.certBase.replace(/\/$/, '') + u.pathname : reroute(certUrl, opts.hostMap ?? {});
-    const res = await fetch(target, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) throw new Error(`certificate download failed: ${res.status}`);
-    const buf = Buffer.from(await res.arrayBuffer());
-    if (buf.length > MAX_CERT_BYTES) throw new Error('certificate too large');
+    const signal = AbortSignal.timeout(CERT_TIMEOUT_MS);
+    let buf: Buffer;
+    try {
+      const res = fromBase
+        ? await fromBase.request(certBase + new URL(certUrl).pathname, { signal })
+        : await guarded!.request(certUrl, { allow: ['*.paypal.com'], maxRedirects: 0, signal });
+      if (res.status < 200 || res.status >= 300) {
+        await res.dump();
+        throw new Error(`certificate download failed: ${res.status}`);
+      }
+      buf = await res.bytes(MAX_CERT_BYTES);
+    } catch (err) {
+      if (err instanceof HttpClientError && err.kind === 'too_large') throw new Error('certificate too large');
+      throw err;
+    }
     return new crypto.X509Certificate(buf);
   }
 
