@@ -86,9 +86,11 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     });
   }
 
-  app.addHook('onReady', async () => ctx.background.forEach((job) => job.start()));
+  app.addHook('onReady', async () => {
+    for (const job of ctx.background) await job.start();
+  });
   app.addHook('onClose', async () => {
-    await Promise.all(ctx.background.map((job) => job.stop()));
+    for (const job of [...ctx.background].reverse()) await job.stop();
   });
   return app;
 }

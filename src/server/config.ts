@@ -67,13 +67,14 @@ export const envSchema = z.object({
   // Trends collectors (issue 7; see README 'Trends'). Feeds: comma-separated; "a|b" = try a, then b.
   // Default: on, except under NODE_ENV=test where tests opt in (no test reaches the real sources).
   TRENDS_COLLECTORS: z.enum(['on', 'off']).optional(),
+  // all: serve HTTP and run jobs (the default); web: serve HTTP and enqueue; worker: run jobs only.
+  PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   TRENDS_TIKTOK_ONE: z.enum(['on', 'off']).default('on'),
   TRENDS_NEWS: z.enum(['on', 'off']).default('on'),
   TRENDS_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like US').default('US'),
   TRENDS_PERIOD: z.enum(['7', '30', '90']).default('7').transform(Number),
   TRENDS_NEWS_FEEDS: optionalString,
   TRENDS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
-  TRENDS_FIRST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).optional(),
   TRENDS_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(120).default(15),
   // Media processing, results store and transcription (issue 5; see README 'Audio and captions').
   FFMPEG_PATH: optionalString,

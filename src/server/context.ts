@@ -19,6 +19,9 @@ import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapte
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
 import { createMediaFeature } from './services/media-feature.js';
 import type { MediaSource } from './services/media-source.js';
+import { createJobQueue } from './adapters/jobs/job-queue.js';
+import { createScheduleRunsRepository } from './db/repositories/schedule-runs.repository.js';
+import { createSchedules } from './services/schedules.service.js';
 import { createPlatformMediaSource } from './services/platform-media-source.js';
 import type { TranscriptionEngine } from './adapters/asr/types.js';
 import { createBillingRepository } from './db/repositories/billing.repository.js';
@@ -73,6 +76,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     trendingVideos: createTrendingVideosRepository(db),
     trends: createTrendsRepository(db),
     hashtagObservations: createHashtagObservationsRepository(db),
+    scheduleRuns: createScheduleRunsRepository(db),
   };
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
@@ -132,15 +136,21 @@ export function createContext(config: Config, database: Database, logger: Logger
    * first-party observations from TikTok's raw itemStruct. Must not throw or block.
    */
   const videoObservers: Array<(video: FetchedVideo) => void> = [];
-  /** Background jobs started with the server and stopped on close (collectors, reconciliation...). */
-  const background: Array<{ name: string; start(): void; stop(): Promise<void> | void }> = [];
-  background.push(mediaFeature.cleanupJob);
-  background.push(services.billing.reconciliationJob());
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push((v) => v.ref.platform === 'tiktok' && trendsObservations.record(v.raw));
-  background.push(...trendsCollectors.jobs);
-  background.push({ name: 'http-client', start() {}, stop: () => adapters.http.close() });
-  return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, background };
+  // Scheduled work (issue 21): once per interval across all nodes, run by nodes that work jobs.
+  const jobs = createJobQueue({ connection: database.jobs, logger });
+  const schedules = createSchedules({ queue: jobs, runs: repos.scheduleRuns, logger, work: config.PROCESS_ROLE !== 'web' });
+  schedules.add(mediaFeature.cleanupTask);
+  schedules.add(services.billing.reconciliationTask);
+  schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
+  trendsCollectors.tasks.forEach((task) => schedules.add(task));
+  /** Started with the server and stopped on close, in this order (stopped in reverse). */
+  const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
+    { name: 'jobs', start: () => schedules.start(), stop: () => jobs.stop() },
+    { name: 'http-client', start() {}, stop: () => adapters.http.close() },
+  ];
+  return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, schedules, background };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

@@ -63,7 +63,6 @@ beforeAll(async () => {
       UPSTREAM_HOST_MAP: JSON.stringify(fake.hostMap),
       TRENDS_NEWS_FEEDS: feeds,
       TRENDS_COLLECTORS: 'on',
-      TRENDS_FIRST_RUN_DELAY_SECONDS: '0',
       TRENDS_FETCH_TIMEOUT_SECONDS: '3',
     }),
     startServer({ TRENDS_COLLECTORS: 'off' }),

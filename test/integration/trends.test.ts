@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createSchedules } from '../../src/server/services/schedules.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
@@ -189,14 +190,13 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       env: {
         UPSTREAM_HOST_MAP: JSON.stringify(fake.hostMap),
         TRENDS_COLLECTORS: 'on',
-        TRENDS_FIRST_RUN_DELAY_SECONDS: '0',
         TRENDS_NEWS_FEEDS: 'https://newsroom.tiktok.com/en-us/rss',
         TRENDS_COUNTRY: 'GB',
         TRENDS_PERIOD: '30',
       },
     });
     try {
-      expect(t.ctx.background.map((j) => j.name)).toEqual(expect.arrayContaining(['trends:tiktok-one', 'trends:news']));
+      expect(t.ctx.schedules.tasks.map((j) => j.name)).toEqual(expect.arrayContaining(['trends:tiktok-one', 'trends:news']));
       await expect
         .poll(async () => (await t.ctx.repos.trends.latestRuns()).filter((r) => r.finishedAt).length, { timeout: 15_000 })
         .toBe(2);
@@ -212,13 +212,13 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
         repo: t.ctx.repos.trends,
         tiktokOne: createTikTokOneAdapter(trendsHttpFrom(t.ctx.adapters.http)),
         feeds: createFeedsAdapter(trendsHttpFrom(t.ctx.adapters.http)),
-        config: { ...collectorsConfigFrom(t.ctx.config), firstRunDelayMs: 0, onTurn: (name, ran) => turns.push([name, ran]) },
+        config: collectorsConfigFrom(t.ctx.config),
         logger: t.ctx.logger,
       });
-      otherNode.jobs.forEach((j) => j.start());
-      await expect.poll(() => turns.length).toBe(otherNode.jobs.length); // each collector took its first turn
-      expect(turns.filter(([name]) => name !== 'trends:retention').map(([name, ran]) => [name, ran]).sort()).toEqual([['trends:news', false], ['trends:tiktok-one', false]]);
-      await Promise.all(otherNode.jobs.map((j) => j.stop()));
+      const otherSchedules = createSchedules({ queue: null as never, runs: t.ctx.repos.scheduleRuns, logger: t.ctx.logger, work: true, onTurn: (name, ran) => turns.push([name, ran]) });
+      otherNode.tasks.forEach((task) => otherSchedules.add(task));
+      for (const task of otherNode.tasks) await otherSchedules.runNow(task.name);
+      expect(turns.sort()).toEqual([['trends:news', false], ['trends:retention', false], ['trends:tiktok-one', false]]);
       expect(fake.hashtagRequests.length).toBe(requestsBefore);
       expect((await t.ctx.repos.trends.runsOf('tiktok_one')).length).toBe(runsBefore);
 

@@ -62,12 +62,12 @@ describe('TikTok One answers', () => {
 describe('collector configuration', () => {
   const env = (e: Record<string, string>) => collectorsConfigFrom(loadConfig({ SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/smt-trends-cfg', ...e }));
   it('is on by default, off by default under NODE_ENV=test, and reads every TRENDS_* variable', () => {
-    expect(env({ NODE_ENV: 'development' })).toMatchObject({ enabled: true, tiktokOne: true, news: true, country: 'US', period: 7, feeds: DEFAULT_NEWS_FEEDS, intervalMs: 3_600_000, firstRunDelayMs: null });
+    expect(env({ NODE_ENV: 'development' })).toMatchObject({ enabled: true, tiktokOne: true, news: true, country: 'US', period: 7, feeds: DEFAULT_NEWS_FEEDS, intervalMs: 3_600_000 });
     expect(env({ NODE_ENV: 'test' }).enabled).toBe(false);
     expect(env({ NODE_ENV: 'test', TRENDS_COLLECTORS: 'on' }).enabled).toBe(true);
     expect(
-      env({ TRENDS_COUNTRY: 'GB', TRENDS_PERIOD: '30', TRENDS_NEWS_FEEDS: 'https://a.test/rss|https://a.test/feed, https://b.test/atom', TRENDS_INTERVAL_MINUTES: '15', TRENDS_FIRST_RUN_DELAY_SECONDS: '0', TRENDS_NEWS: 'off' }),
-    ).toMatchObject({ country: 'GB', period: 30, feeds: ['https://a.test/rss|https://a.test/feed', 'https://b.test/atom'], intervalMs: 900_000, firstRunDelayMs: 0, news: false });
+      env({ TRENDS_COUNTRY: 'GB', TRENDS_PERIOD: '30', TRENDS_NEWS_FEEDS: 'https://a.test/rss|https://a.test/feed, https://b.test/atom', TRENDS_INTERVAL_MINUTES: '15', TRENDS_NEWS: 'off' }),
+    ).toMatchObject({ country: 'GB', period: 30, feeds: ['https://a.test/rss|https://a.test/feed', 'https://b.test/atom'], intervalMs: 900_000, news: false });
   });
   it('refuses bad values with the variable named', () => {
     expect(() => env({ TRENDS_COUNTRY: 'usa' })).toThrow(/TRENDS_COUNTRY/);

@@ -10,9 +10,13 @@ import * as schema from './schema.js';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = 'pglite' | 'postgres';
 
+/** What the job queue (adapters/jobs) needs to reach the same database: a URL, or raw SQL on PGlite. */
+export type JobsConnection = { connectionString: string } | { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
 export interface Database {
   db: Db;
   kind: DbKind;
+  jobs: JobsConnection;
   /** Round trip used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -47,6 +51,7 @@ export async function openPostgres(url: string): Promise<Database> {
   return {
     db,
     kind: 'postgres',
+    jobs: { connectionString: url },
     ping: async () => void (await pool.query('select 1')),
     close: () => pool.end(),
   };
@@ -69,6 +74,11 @@ export async function openPglite(dir: string): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    // Several statements in one text (pg-boss's schema, its transactions) go through exec, whole.
+    jobs: {
+      executeSql: async (text: string, values?: unknown[]) =>
+        values?.length ? { rows: (await client.query(text, values)).rows } : { rows: (await client.exec(text)).at(-1)?.rows ?? [] },
+    },
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),
   };

@@ -294,3 +294,14 @@ export const newsItems = pgTable(
   },
   (t) => [index('news_items_published_idx').on(t.publishedAt)],
 );
+
+// ---------------------------------------------------------------- schedules (issue 21)
+// One row per scheduled task: a node runs it only by moving `started_at` forward past one
+// interval, so a task runs once per interval across every node and across restarts.
+export const scheduleRuns = pgTable('schedule_runs', {
+  name: varchar('name', { length: 100 }).primaryKey(),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at'),
+  error: text('error'),
+  runs: integer('runs').notNull().default(0),
+});

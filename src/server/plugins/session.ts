@@ -26,7 +26,7 @@ declare module 'fastify' {
 
 export function registerSessions(
   app: FastifyInstance,
-  opts: { repo: SessionsRepository; secure: boolean; pruneEveryMs?: number },
+  opts: { repo: SessionsRepository; secure: boolean },
 ): void {
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: opts.secure, signed: true };
 
@@ -76,11 +76,5 @@ export function registerSessions(
     };
     request.session = session;
   });
-
-  // Expired rows are pruned at start and then periodically.
-  const prune = () => opts.repo.pruneExpired().catch((err) => app.log.warn({ err }, 'session prune failed'));
-  const timer = setInterval(prune, opts.pruneEveryMs ?? 60 * 60 * 1000);
-  timer.unref();
-  app.addHook('onReady', async () => void (await prune()));
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Expired rows are pruned by the scheduled task `sessions-prune` (context.ts).
 }

@@ -1,6 +1,7 @@
 // Webhooks and reconciliation: both end in `sync` (re-read the subscription, store it), so the
 // order, duplication or absence of events does not change the outcome.
 import type { Logger } from 'pino';
+import type { ScheduledTask } from './schedules.service.js';
 import { AppError } from '../errors.js';
 import type { User } from '../db/repositories/users.repository.js';
 import type { BillingRepository } from '../db/repositories/billing.repository.js';
@@ -91,31 +92,10 @@ export function createBillingEvents(deps: {
     return { checked: rows.length, failed };
   }
 
-  /** Background job: a pass shortly after start, then daily. */
-  function reconciliationJob(intervalMs = 24 * 3600_000) {
-    let timer: NodeJS.Timeout | null = null;
-    let first: NodeJS.Timeout | null = null;
-    let running: Promise<unknown> = Promise.resolve();
-    const run = () => {
-      running = reconcile().catch((err) => log.error({ err }, 'billing reconciliation failed'));
-    };
-    return {
-      name: 'billing-reconciliation',
-      start() {
-        first = setTimeout(run, 5_000);
-        first.unref();
-        timer = setInterval(run, intervalMs);
-        timer.unref();
-      },
-      async stop() {
-        if (first) clearTimeout(first);
-        if (timer) clearInterval(timer);
-        await running;
-      },
-    };
-  }
+  /** Scheduled: daily, the first pass within a minute of a fresh install (schedules.service.ts). */
+  const reconciliationTask: ScheduledTask = { name: 'billing-reconciliation', intervalMs: 24 * 3600_000, run: () => reconcile() };
 
   /** The test checkout's approval page: what it shows, and where its buttons send the browser. */
 
-  return { handleWebhook, reconcile, reconciliationJob };
+  return { handleWebhook, reconcile, reconciliationTask };
 }

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import type { ScheduledTask } from './schedules.service.js';
 import type { MediaResultsRepository } from '../db/repositories/media-results.repository.js';
 import { locateFfmpeg, locateFfprobe } from '../adapters/media/binaries.js';
 import { createMediaProcessor } from '../adapters/media/media-processor.js';
@@ -67,20 +68,7 @@ export function createMediaFeature(
     createOfflineEngine({ ffmpeg: ffmpeg.path, modelDir: config.POCKETSPHINX_MODEL_DIR, timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000 }),
   ];
 
-  let timer: NodeJS.Timeout | null = null;
-  const cleanupJob = {
-    name: 'media-results-cleanup',
-    start() {
-      const tick = () => results.cleanup().catch((err) => deps.logger.warn({ err }, 'media cleanup failed'));
-      timer = setInterval(tick, CLEANUP_EVERY_MS);
-      timer.unref();
-      void tick();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-  };
+  const cleanupTask: ScheduledTask = { name: 'media-results-cleanup', intervalMs: CLEANUP_EVERY_MS, run: () => results.cleanup() };
 
   return {
     binaries: { ffmpeg, ffprobe },
@@ -89,6 +77,6 @@ export function createMediaFeature(
     results,
     audio: createAudioService({ source: deps.source, media, results }),
     transcription: createTranscriptionService({ source: deps.source, media, engines, results, logger: deps.logger }),
-    cleanupJob,
+    cleanupTask,
   };
 }

@@ -7,6 +7,7 @@ import type { TrendsRepository } from '../db/repositories/trends.repository.js';
 import type { TikTokOneAdapter } from '../adapters/trends/tiktok-one.adapter.js';
 import type { FeedsAdapter, FeedItem } from '../adapters/trends/feeds.adapter.js';
 import { categoriseNews } from './trends-categories.js';
+import type { ScheduledTask } from './schedules.service.js';
 
 export const TIKTOK_ONE_SOURCE = 'tiktok_one';
 export const HASHTAGS_KIND = 'hashtags';
@@ -19,9 +20,6 @@ export interface CollectorsConfig {
   period: number;
   feeds: string[];
   intervalMs: number;
-  firstRunDelayMs: number | null;
-  /** Told after each scheduled turn whether it ran or skipped (tests wait on it, never on time). */
-  onTurn?: (name: string, ran: boolean) => void;
 }
 
 export interface RunResult {
@@ -30,53 +28,9 @@ export interface RunResult {
   error: string | null;
 }
 
-export interface Collector {
-  name: string;
+/** A collector: run now (tests, the CLI), or every interval as a scheduled task (schedules.service.ts). */
+export interface Collector extends ScheduledTask {
   runOnce(signal?: AbortSignal): Promise<RunResult[]>;
-  start(): void;
-  stop(): Promise<void>;
-}
-
-/**
- * Runs `run` first within a minute of start, then every interval ± 10 % jitter. With several app
- * nodes on one database, a node skips its turn when another started this source less than half an
- * interval ago (`due`), so the sources see about one request set per interval, not one per node.
- */
-function schedule(name: string, run: (signal: AbortSignal) => Promise<unknown>, due: () => Promise<boolean>, cfg: CollectorsConfig, logger: Logger) {
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = true;
-  let inFlight: Promise<unknown> | null = null;
-  let controller = new AbortController();
-  const next = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(async () => {
-      const signal = controller.signal;
-      let ran = false;
-      inFlight = due()
-        .then((yes) => (yes && !signal.aborted ? ((ran = true), run(signal)) : undefined))
-        .catch((err) => logger.error({ err, collector: name }, 'trend collector failed'))
-        .finally(() => cfg.onTurn?.(name, ran));
-      await inFlight;
-      inFlight = null;
-      next(cfg.intervalMs * (0.9 + Math.random() * 0.2));
-    }, ms);
-    timer.unref();
-  };
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      controller = new AbortController();
-      next(cfg.firstRunDelayMs ?? 5_000 + Math.random() * 50_000);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      // A run in flight drops its outbound requests and records itself before the database closes.
-      controller.abort();
-      if (inFlight) await inFlight;
-    },
-  };
 }
 
 function canonicalUrl(u: string): string | null {
@@ -184,20 +138,16 @@ export function createTrendsCollectors(deps: {
     return results;
   }
 
-  const make = (name: string, source: string, run: (signal?: AbortSignal) => Promise<RunResult[]>): Collector => {
+  const make = (name: string, run: (signal?: AbortSignal) => Promise<RunResult[]>): Collector => {
     let running: Promise<RunResult[]> | null = null;
     const runOnce = (signal?: AbortSignal) => (running ??= run(signal).finally(() => (running = null)));
-    const due = async () => {
-      const last = await repo.lastRunStartedAt(source);
-      return !last || Date.now() - last.getTime() >= config.intervalMs / 2;
-    };
-    return { name, runOnce, ...schedule(name, runOnce, due, config, logger) };
+    return { name, intervalMs: config.intervalMs, runOnce, run: runOnce };
   };
 
-  const tiktokOne = make('trends:tiktok-one', TIKTOK_ONE_SOURCE, collectTikTokOne);
-  const news = make('trends:news', 'news:*', collectNews);
+  const tiktokOne = make('trends:tiktok-one', collectTikTokOne);
+  const news = make('trends:news', collectNews);
   // Retention: observations for 30 days (answers read 14), snapshots and runs for 30, news for 90.
-  const retention = make('trends:retention', 'retention', async () => {
+  const retention = make('trends:retention', async () => {
     const now = Date.now();
     const day = 86_400_000;
     await repo.prune({
@@ -208,10 +158,10 @@ export function createTrendsCollectors(deps: {
     });
     return [];
   });
-  const jobs: Collector[] = config.enabled ? [retention] : [];
-  if (config.enabled && config.tiktokOne) jobs.push(tiktokOne);
-  if (config.enabled && config.news && config.feeds.length) jobs.push(news);
-  return { tiktokOne, news, retention, jobs };
+  const tasks: Collector[] = config.enabled ? [retention] : [];
+  if (config.enabled && config.tiktokOne) tasks.push(tiktokOne);
+  if (config.enabled && config.news && config.feeds.length) tasks.push(news);
+  return { tiktokOne, news, retention, tasks };
 }
 
 export type TrendsCollectors = ReturnType<typeof createTrendsCollectors>;
@@ -235,7 +185,6 @@ export function collectorsConfigFrom(env: {
   TRENDS_PERIOD: number;
   TRENDS_NEWS_FEEDS?: string;
   TRENDS_INTERVAL_MINUTES: number;
-  TRENDS_FIRST_RUN_DELAY_SECONDS?: number;
 }): CollectorsConfig {
   return {
     enabled: (env.TRENDS_COLLECTORS ?? (env.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
@@ -245,6 +194,5 @@ export function collectorsConfigFrom(env: {
     period: env.TRENDS_PERIOD,
     feeds: env.TRENDS_NEWS_FEEDS ? env.TRENDS_NEWS_FEEDS.split(',').map((f) => f.trim()).filter(Boolean) : DEFAULT_NEWS_FEEDS,
     intervalMs: env.TRENDS_INTERVAL_MINUTES * 60_000,
-    firstRunDelayMs: env.TRENDS_FIRST_RUN_DELAY_SECONDS === undefined ? null : env.TRENDS_FIRST_RUN_DELAY_SECONDS * 1000,
   };
 }

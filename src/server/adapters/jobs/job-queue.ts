@@ -1,0 +1,68 @@
+// The job queue (issue 21, decision 0021): pg-boss on the database the product already has,
+// PostgreSQL through its URL or the embedded PGlite through raw SQL, so jobs and schedules are
+// shared by every node on one database. Only this file knows pg-boss.
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { JobsConnection } from '../../db/client.js';
+
+export interface JobHandlerContext {
+  id: string;
+  data: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export interface QueueDefinition {
+  name: string;
+  /** Handlers running at once on this node. */
+  concurrency?: number;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** How long the job may run before it is given to another worker (a worker killed mid-job). */
+  expireInSeconds?: number;
+}
+
+export function createJobQueue(opts: { connection: JobsConnection; logger: Logger; pollingIntervalSeconds?: number }) {
+  const connection = 'connectionString' in opts.connection ? { connectionString: opts.connection.connectionString, max: 4 } : { db: { executeSql: opts.connection.executeSql } };
+  const boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: true, supervise: true } as PgBoss.ConstructorOptions);
+  boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
+  const stopping = new AbortController();
+  const polling = opts.pollingIntervalSeconds ?? 1;
+  let started: Promise<unknown> | null = null;
+
+  return {
+    start(): Promise<unknown> {
+      return (started ??= boss.start());
+    },
+    async define(q: QueueDefinition) {
+      await boss.createQueue(q.name, {
+        name: q.name,
+        retryLimit: q.retryLimit ?? 0,
+        retryDelay: q.retryDelaySeconds ?? 10,
+        retryBackoff: true,
+        expireInSeconds: q.expireInSeconds ?? 15 * 60,
+      });
+    },
+    /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
+    async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
+      const workers = Math.max(1, q.concurrency ?? 1);
+      for (let i = 0; i < workers; i++) {
+        await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true }, async ([job]) =>
+          handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal }),
+        );
+      }
+    },
+    /** Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. */
+    send(name: string, data: Record<string, unknown> = {}, options: { priority?: number; singletonKey?: string } = {}) {
+      return boss.send(name, data, options);
+    },
+    /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
+    every(name: string, cron: string) {
+      return boss.schedule(name, cron);
+    },
+    async stop() {
+      stopping.abort();
+      if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}
+export type JobQueue = ReturnType<typeof createJobQueue>;
