@@ -19,6 +19,8 @@ import { createOidcAdapter, type OidcAdapter } from './adapters/oidc/oidc.adapte
 import { createMediaResultsRepository } from './db/repositories/media-results.repository.js';
 import { createMediaFeature } from './services/media-feature.js';
 import type { MediaSource } from './services/media-source.js';
+import { createBatchesRepository } from './db/repositories/batches.repository.js';
+import { createBatchService } from './services/batch.service.js';
 import { createJobQueue } from './adapters/jobs/job-queue.js';
 import { createScheduleRunsRepository } from './db/repositories/schedule-runs.repository.js';
 import { createSchedules } from './services/schedules.service.js';
@@ -77,6 +79,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     trends: createTrendsRepository(db),
     hashtagObservations: createHashtagObservationsRepository(db),
     scheduleRuns: createScheduleRunsRepository(db),
+    batches: createBatchesRepository(db),
   };
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
@@ -110,13 +113,31 @@ export function createContext(config: Config, database: Database, logger: Logger
   // One node (PGlite) counts in memory; nodes sharing PostgreSQL count in it, so limits hold across nodes.
   const limits = createRateLimits(config, database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore());
   const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
+  // Jobs (issue 21): one queue on the database for scheduled tasks and batch items.
+  const jobs = createJobQueue({ connection: database.jobs, logger });
+  const remux = createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results });
+  const photos = createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results });
+  const batch = createBatchService({
+    repo: repos.batches,
+    queue: jobs,
+    video,
+    remux,
+    photos,
+    media: mediaFeature.media,
+    results: mediaFeature.results,
+    secret: config.sessionSecret,
+    ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
+    concurrency: mediaFeature.media.config.concurrency ?? 1,
+    logger,
+  });
   const services = {
     auth,
     oidcLogin: adapters.oidc ? createOidcLoginService({ oidc: adapters.oidc, auth, callbackUrl: `${config.publicUrl}/api/callback`, logger }) : null,
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
-    downloads: createDownloadService({ video, quota, remux: createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results }), photos: createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results }), downloads: repos.downloads, logger }),
+    downloads: createDownloadService({ video, quota, remux, photos, downloads: repos.downloads, logger }),
+    batch,
     mediaResults: mediaFeature.results,
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
@@ -138,16 +159,16 @@ export function createContext(config: Config, database: Database, logger: Logger
   const videoObservers: Array<(video: FetchedVideo) => void> = [];
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push((v) => v.ref.platform === 'tiktok' && trendsObservations.record(v.raw));
-  // Scheduled work (issue 21): once per interval across all nodes, run by nodes that work jobs.
-  const jobs = createJobQueue({ connection: database.jobs, logger });
+  // Scheduled work: once per interval across all nodes, run by nodes that work jobs.
   const schedules = createSchedules({ queue: jobs, runs: repos.scheduleRuns, logger, work: config.PROCESS_ROLE !== 'web' });
   schedules.add(mediaFeature.cleanupTask);
   schedules.add(services.billing.reconciliationTask);
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
   trendsCollectors.tasks.forEach((task) => schedules.add(task));
+  schedules.add(batch.expiryTask);
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
   const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
-    { name: 'jobs', start: () => schedules.start(), stop: () => jobs.stop() },
+    { name: 'jobs', start: async () => (await schedules.start(), await batch.start(config.PROCESS_ROLE !== 'web')), stop: () => jobs.stop() },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
   ];
   return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, schedules, background };

@@ -305,3 +305,40 @@ export const scheduleRuns = pgTable('schedule_runs', {
   error: text('error'),
   runs: integer('runs').notNull().default(0),
 });
+
+// ---------------------------------------------------------------- batch downloads (issue 21)
+export const batches = pgTable(
+  'batches',
+  {
+    id: varchar('id', { length: 36 }).primaryKey(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    quality: varchar('quality', { length: 20 }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('batches_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const batchItems = pgTable(
+  'batch_items',
+  {
+    id: serial('id').primaryKey(),
+    batchId: varchar('batch_id', { length: 36 })
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    url: varchar('url', { length: 2048 }).notNull(),
+    // queued -> running -> done | failed; a failed item may be queued again (retry).
+    status: varchar('status', { length: 20 }).notNull(),
+    title: text('title'),
+    fileName: varchar('file_name', { length: 255 }),
+    resultKey: varchar('result_key', { length: 255 }), // media_results key of the stored file
+    errorCode: varchar('error_code', { length: 80 }),
+    errorMessage: text('error_message'),
+    queuedAt: ts('queued_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('batch_items_batch_idx').on(t.batchId, t.position), index('batch_items_queue_idx').on(t.status, t.queuedAt)],
+);

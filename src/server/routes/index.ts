@@ -16,6 +16,7 @@ import { downloadsRoutes } from './downloads.routes.js';
 import { hashtagsRoutes } from './hashtags.routes.js';
 import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
+import { batchRoutes } from './batch.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -38,6 +39,7 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   hashtagsRoutes,
   contentRoutes,
   adminStatusRoutes,
+  batchRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {

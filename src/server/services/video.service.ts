@@ -209,6 +209,8 @@ export function createVideoService(deps: {
     resolve,
     /** True when a registered platform recognises the link (no request is made). */
     recognises: (url: string) => deps.platforms.match(url) !== null,
+    /** The platform and cleaned link of a pasted link, without any request (null: not a video link). */
+    match: (url: string) => deps.platforms.match(url),
     platformNames: () => names,
     lookup,
     pickOption,

@@ -10,3 +10,4 @@ export * from './trends.js';
 export * from './video.js';
 export * from './hashtags.js';
 export * from './content.js';
+export * from './batch.js';

@@ -9,6 +9,8 @@ export interface JobHandlerContext {
   id: string;
   data: Record<string, unknown>;
   signal: AbortSignal;
+  /** False on the last attempt: a failure now is final. */
+  willRetry: boolean;
 }
 
 export interface QueueDefinition {
@@ -46,8 +48,8 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
       const workers = Math.max(1, q.concurrency ?? 1);
       for (let i = 0; i < workers; i++) {
-        await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true }, async ([job]) =>
-          handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal }),
+        await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true }, async ([job]) =>
+          handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal, willRetry: job.retryCount < job.retryLimit }),
         );
       }
     },

@@ -8,6 +8,9 @@ function mac(secret: string, key: string, exp: number): string {
   return crypto.createHmac('sha256', k).update(`${key}\n${exp}`).digest('base64url');
 }
 
+/** The signature alone, for links served by another route (a batch's ZIP). */
+export const mediaLinkSignature = (secret: string, key: string, exp: number): string => mac(secret, key, exp);
+
 export function signMediaLink(secret: string, key: string, exp: number): string {
   const path = key.split('/').map(encodeURIComponent).join('/');
   return `/api/media/${path}?exp=${exp}&sig=${mac(secret, key, exp)}`;

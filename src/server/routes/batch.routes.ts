@@ -1,0 +1,36 @@
+// Batch downloads (issue 21, Pro): create, follow, retry, and the ZIP behind a signed link.
+import { z } from 'zod';
+import type { ZApp } from '../types.js';
+import type { AppContext } from '../context.js';
+import { batchCreated, batchCreateRequest, batchList, batchView } from '../../shared/contracts/index.js';
+import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
+
+export function batchRoutes(app: ZApp, ctx: AppContext) {
+  const { batch } = ctx.services;
+  const idParams = z.object({ id: z.string().uuid('Unknown batch') });
+
+  app.post('/api/batch', { preHandler: ctx.guards.pro, schema: { body: batchCreateRequest, response: { 202: batchCreated } } }, async (request, reply) =>
+    reply.status(202).send(await batch.create(request.user!, request.body)),
+  );
+  app.get('/api/batch', { preHandler: ctx.guards.user, schema: { response: { 200: batchList } } }, async (request) => batch.list(request.user!));
+  app.get('/api/batch/:id', { preHandler: ctx.guards.user, schema: { params: idParams, response: { 200: batchView } } }, async (request) =>
+    batch.view(request.user!, request.params.id),
+  );
+  app.post('/api/batch/:id/retry', { preHandler: ctx.guards.pro, schema: { params: idParams, response: { 200: batchView } } }, async (request) =>
+    batch.retry(request.user!, request.params.id),
+  );
+  // The link is the capability (it works in a plain <a download>), like other stored results.
+  const zipQuery = z.object({ exp: z.coerce.number().int().positive('Invalid link'), sig: z.string().regex(/^[\w-]{20,100}$/, 'Invalid link') });
+  app.get('/api/batch/:id/zip', { schema: { params: idParams, querystring: zipQuery } }, async (request, reply) => {
+    const zip = await batch.zip(request.params.id, request.query.exp, request.query.sig);
+    abortOnDisconnect(reply).addEventListener('abort', () => zip.stream.destroy(), { once: true });
+    reply.headers({
+      'content-type': 'application/zip',
+      'content-length': String(zip.size),
+      'content-disposition': `attachment; filename="${zip.fileName}"`,
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    return reply.send(zip.stream);
+  });
+}

@@ -1,0 +1,205 @@
+// Batch downloads (issue 21, Pro): many links at once. Each valid link is a job on the queue
+// `batch.item` (any worker node takes it); its file is fetched like a single download (the H.264
+// file, a remux, or a photo post's ZIP/slideshow) and kept in the media store until the batch
+// expires, so any node can serve it. A ZIP of every finished file is streamed from there.
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { BatchCreateRequest, BatchItem, BatchList, BatchView } from '../../shared/contracts/batch.js';
+import { DEFAULT_QUALITY } from '../../shared/constants.js';
+import type { JobQueue, QueueDefinition } from '../adapters/jobs/job-queue.js';
+import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import { streamZip } from '../adapters/media/zip-archive.js';
+import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-links.js';
+import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
+import type { User } from '../db/repositories/users.repository.js';
+import { AppError } from '../errors.js';
+import { mediaKeyId } from '../platforms/platform.js';
+import { downloadFileName } from './download.service.js';
+import type { MediaResultsService } from './media-results.service.js';
+import type { PhotoPostService } from './photo-post.service.js';
+import type { RemuxService } from './remux.service.js';
+import type { ScheduledTask } from './schedules.service.js';
+import type { VideoService } from './video.service.js';
+
+const notFound = () => new AppError(404, 'batch.not_found', 'This batch does not exist, or it is not yours.');
+/** Upstream trouble and our own faults are worth another try; a 4xx answer about the link is not. */
+const transient = (err: unknown) => !(err instanceof AppError) || err.status >= 500 || err.status === 424 || err.status === 429;
+
+export interface BatchDeps {
+  repo: BatchesRepository;
+  queue: JobQueue;
+  video: VideoService;
+  remux: RemuxService;
+  photos: PhotoPostService;
+  media: MediaProcessor;
+  results: MediaResultsService;
+  secret: string;
+  ttlMs: number;
+  concurrency: number;
+  logger: Logger;
+}
+
+export function createBatchService(deps: BatchDeps) {
+  const queue: QueueDefinition = { name: 'batch.item', concurrency: deps.concurrency, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 15 * 60 };
+  const enqueue = (ids: number[]) => Promise.all(ids.map((id) => deps.queue.send(queue.name, { itemId: id }, { singletonKey: `batch-item-${id}` })));
+
+  /** The file of one item, fetched like a single download, into the job's temp dir. */
+  async function fetchItem(item: BatchItemRow, quality: string, dir: string, signal: AbortSignal) {
+    const { video } = await deps.video.getInfo(item.url, signal);
+    const v = video.video;
+    let source: { stream: NodeJS.ReadableStream; size: number | null; contentType: string; quality: string };
+    if (v.isPhotoPost) {
+      const q = quality === 'images' ? 'images' : 'slideshow';
+      const file = await deps.photos.open(video, q, signal);
+      source = { stream: file.stream, size: file.size, contentType: file.contentType, quality: q };
+    } else {
+      const option = deps.video.pickOption(video, quality);
+      if (option.codec === 'hevc') {
+        const file = await deps.remux.open(video, option, signal);
+        source = { stream: file.stream, size: file.size, contentType: 'video/mp4', quality: option.quality };
+      } else {
+        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, { bulk: true });
+        source = { stream: m.stream, size: m.contentLength, contentType: 'video/mp4', quality: option.quality };
+      }
+    }
+    const fileName = downloadFileName(v.author, v.id, source.quality);
+    const file = path.join(dir, 'item');
+    const size = await deps.media.download(source.stream as never, file, { expectedBytes: source.size, signal });
+    return { video, file, size, fileName, contentType: source.contentType, title: v.title };
+  }
+
+  async function runItem(itemId: number, signal: AbortSignal, willRetry: boolean) {
+    const item = await deps.repo.item(itemId);
+    // Done already (a run that finished before its worker was killed), or the batch is gone.
+    if (!item || !(await deps.repo.start(itemId))) return;
+    const batch = await deps.repo.find(item.batchId);
+    if (!batch) return;
+    try {
+      const key = `batch:${batch.id}:${item.id}`;
+      const got = await deps.media.job(signal, async (dir) => {
+        const f = await fetchItem(item, batch.quality, dir, signal);
+        await deps.results.save({ key, kind: 'batch', platform: f.video.ref.platform, videoId: f.video.video.id, file: f.file, ext: path.extname(f.fileName).slice(1), contentType: f.contentType, size: f.size, meta: { fileName: f.fileName, media: mediaKeyId(f.video.ref) } });
+        return f;
+      });
+      await deps.repo.finish(item.id, { title: got.title.slice(0, 500), fileName: got.fileName, resultKey: key });
+    } catch (err) {
+      if (signal.aborted || (transient(err) && willRetry)) {
+        await deps.repo.requeue(item.id);
+        throw err; // the queue runs it again after a backoff
+      }
+      const e = err instanceof AppError ? err : new AppError(503, 'batch.item_failed', 'This video could not be fetched right now. Please retry it later.');
+      if (!(err instanceof AppError)) deps.logger.error({ err, itemId }, 'batch item failed');
+      await deps.repo.fail(item.id, { code: e.code, message: e.message });
+    }
+  }
+
+  function statusOf(items: BatchItemRow[]): BatchView['status'] {
+    const n = (s: string) => items.filter((i) => i.status === s).length;
+    if (n('queued') === items.length) return 'queued';
+    if (n('queued') + n('running') > 0) return 'running';
+    if (n('failed') === items.length) return 'failed';
+    return n('failed') ? 'partial' : 'done';
+  }
+
+  function zipLink(batchId: string, expiresAt: Date): string {
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    return `/api/batch/${batchId}/zip?exp=${exp}&sig=${mediaLinkSignature(deps.secret, `batch/${batchId}`, exp)}`;
+  }
+
+  async function owned(user: User, id: string) {
+    const batch = await deps.repo.find(id);
+    if (!batch || batch.userId !== user.id) throw notFound();
+    return batch;
+  }
+
+  return {
+    /** Declares the item queue (every node enqueues) and, on working nodes, runs its items. */
+    async start(work: boolean) {
+      await deps.queue.define(queue);
+      if (work) await deps.queue.work(queue, ({ data, signal, willRetry }) => runItem(Number(data.itemId), signal, willRetry));
+    },
+
+    async create(user: User, input: BatchCreateRequest): Promise<{ id: string; items: Array<Pick<BatchItem, 'url' | 'status' | 'error'>> }> {
+      const seen = new Set<string>();
+      const items = input.urls.map((url) => {
+        const match = deps.video.match(url);
+        if (!match) return { url, status: 'failed', errorCode: 'link.unsupported', errorMessage: `Please provide a valid ${deps.video.platformNames().join(' or ')} URL` };
+        const key = match.link.kind === 'video' ? `${match.platform.id}:${match.link.id}` : match.link.url;
+        if (seen.has(key)) return { url, status: 'failed', errorCode: 'batch.duplicate', errorMessage: 'This video is already in the batch.' };
+        seen.add(key);
+        return { url, status: 'queued' };
+      });
+      const id = crypto.randomUUID();
+      const quality = (input.quality ?? DEFAULT_QUALITY).toLowerCase();
+      const rows = await deps.repo.create({ id, userId: user.id, quality, expiresAt: new Date(Date.now() + deps.ttlMs) }, items);
+      await enqueue(rows.filter((r) => r.status === 'queued').map((r) => r.id));
+      return { id, items: rows.map((r) => ({ url: r.url, status: r.status as BatchItem['status'], ...(r.errorCode ? { error: { code: r.errorCode, message: r.errorMessage ?? '' } } : {}) })) };
+    },
+
+    async view(user: User, id: string): Promise<BatchView> {
+      const batch = await owned(user, id);
+      const items = await deps.repo.items(id);
+      const positions = await deps.repo.queuePositions(items.filter((i) => i.status === 'queued').map((i) => i.id));
+      const status = statusOf(items);
+      const finished = status === 'done' || status === 'partial';
+      return {
+        id,
+        status,
+        createdAt: batch.createdAt.toISOString(),
+        expiresAt: batch.expiresAt.toISOString(),
+        items: items.map((i) => ({
+          url: i.url,
+          status: i.status as BatchItem['status'],
+          ...(i.title ? { title: i.title } : {}),
+          ...(positions.has(i.id) ? { position: positions.get(i.id) } : {}),
+          ...(i.errorCode ? { error: { code: i.errorCode, message: i.errorMessage ?? '' } } : {}),
+        })),
+        ...(finished ? { downloadUrl: zipLink(id, batch.expiresAt) } : {}),
+      };
+    },
+
+    async list(user: User): Promise<BatchList> {
+      return (await deps.repo.listForUser(user.id)).map(({ batch, counts }) => {
+        const total = Object.values(counts).reduce((a, b) => a + b, 0);
+        const done = counts.done ?? 0;
+        const failed = counts.failed ?? 0;
+        const waiting = (counts.queued ?? 0) + (counts.running ?? 0);
+        const status = waiting === total ? 'queued' : waiting ? 'running' : failed === total ? 'failed' : failed ? 'partial' : 'done';
+        return { id: batch.id, status, createdAt: batch.createdAt.toISOString(), expiresAt: batch.expiresAt.toISOString(), total, done, failed };
+      });
+    },
+
+    /** Failed items (not the refused links) go back to the queue. */
+    async retry(user: User, id: string): Promise<BatchView> {
+      await owned(user, id);
+      await enqueue(await deps.repo.requeueFailed(id));
+      return this.view(user, id);
+    },
+
+    /** The ZIP behind a batch's signed link: every finished file, named like single downloads. */
+    async zip(id: string, exp: number, sig: string) {
+      const verdict = verifyMediaLink(deps.secret, `batch/${id}`, exp, sig);
+      if (verdict === 'invalid') throw new AppError(403, 'media.link_invalid', 'This download link is not valid.');
+      if (verdict === 'expired' || !(await deps.repo.find(id))) throw new AppError(410, 'media.link_expired', 'This download link has expired. Please create the batch again.');
+      const names = new Set<string>();
+      const entries = [];
+      for (const item of await deps.repo.items(id)) {
+        const row = item.status === 'done' && item.resultKey ? await deps.results.find(item.resultKey) : undefined;
+        if (!row) continue;
+        let name = item.fileName ?? `item-${item.position}.mp4`;
+        if (names.has(name)) name = name.replace(/(\.\w+)$/, `-${item.position}$1`);
+        names.add(name);
+        entries.push({ name, size: row.size, open: async () => (await deps.results.openRow(row))?.stream ?? Promise.reject(new Error('stored file gone')) });
+      }
+      if (!entries.length) throw new AppError(410, 'media.link_expired', 'No finished files are left in this batch.');
+      return { ...(await streamZip(entries)), fileName: `tiktok-batch-${id.slice(0, 8)}.zip` };
+    },
+
+    /** Drops expired batches (their files expire with the media results). */
+    expiryTask: { name: 'batches-expire', intervalMs: 3600_000, run: async () => {
+      for (const id of await deps.repo.expired(new Date())) await deps.repo.delete(id);
+    } } satisfies ScheduledTask,
+  };
+}
+export type BatchService = ReturnType<typeof createBatchService>;
