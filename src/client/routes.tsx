@@ -17,6 +17,7 @@ export const signedInRoutes: AppRoute[] = [
   { path: '/trends', component: lazy(() => import('./pages/trends-page')) },
   { path: '/audio-extractor', component: lazy(() => import('./pages/audio-extractor-page')) },
   { path: '/auto-captions', component: lazy(() => import('./pages/auto-captions-page')) },
+  { path: '/batch', component: lazy(() => import('./pages/batch-page')) },
 ];
 
 /** Screens anyone may open, signed in or out (e.g. published blog posts). */

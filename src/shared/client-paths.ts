@@ -18,6 +18,7 @@ export const APP_PATHS: AppPath[] = [
   { path: '/auto-captions', name: 'Auto Captions' },
   { path: '/content-tools', name: 'the content tools' },
   { path: '/trends', name: 'Trends' },
+  { path: '/batch', name: 'Batch Download' },
   { path: '/subscription', name: 'your subscription' },
 ];
 

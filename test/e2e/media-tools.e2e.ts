@@ -1,6 +1,10 @@
 // The audio extractor and auto captions as a Pro creator uses them, in Chromium against the fake
-// TikTok: validation toasts, Extracting.../Generating..., result cards, downloads saved to disk.
+// TikTok: validation toasts, Extracting.../Generating..., result cards, downloads saved to disk;
+// and the batch page (issue 21).
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
@@ -175,4 +179,49 @@ describe('auto captions', () => {
     expect((await page.getByTestId('captions-fulltext').textContent())?.toLowerCase()).toContain('cooking channel');
     await page.getByText('Automatic transcription (suggestion, check before publishing)').waitFor();
   }, 90_000);
+});
+
+describe('batch download', () => {
+  it('is locked for free users, and runs a pasted list live to a saved ZIP with a failed item shown', async () => {
+    const free = await newPage(browser);
+    await registerInBrowser(free.page, server.url, `batchfree${Date.now()}@example.com`);
+    await free.page.goto(`${server.url}/batch`);
+    await free.page.getByTestId('pro-upsell').waitFor();
+    await free.context.close();
+
+    const { page, context } = await newPage(browser);
+    await proUser(page, 'batch');
+    await page.goto(`${server.url}/batch`);
+    await page.getByRole('heading', { name: 'Batch Download' }).waitFor();
+    // Slow transfers, so the live states can be seen before they finish.
+    const videos = [tt.addVideo({ desc: 'First clip', bytesPerSecond: 400_000 }), tt.addVideo({ desc: 'Second clip', bytesPerSecond: 400_000 })];
+    const removed = tt.addError('deleted');
+    await page.getByLabel('TikTok links').fill(`Look at these:\n${videos[0].url}\n${videos[1].url}, and ${removed}`);
+    await page.getByTestId('batch-found').filter({ hasText: '3 links found' }).waitFor();
+    await page.getByRole('button', { name: 'Start batch' }).click();
+    await page.getByTestId('batch-progress').waitFor();
+    await page.locator('[data-testid="batch-items"] li[data-status="running"], [data-testid="batch-items"] li[data-status="queued"]').first().waitFor();
+    await page.getByTestId('batch-count').filter({ hasText: '2 of 3' }).waitFor({ timeout: 60_000 });
+    const items = page.getByTestId('batch-items').locator('li');
+    await expect.poll(() => items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-status')))).toEqual(['done', 'done', 'failed']);
+    await items.nth(2).getByText(/removed or does not exist/).waitFor();
+    await items.nth(0).getByText('First clip').waitFor();
+    await screenshot(page, 'batch-desktop');
+
+    const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('link', { name: 'Download ZIP' }).click();
+    const download = await downloadEvent;
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'batch-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    expect(path.basename(saved)).toMatch(/^tiktok-batch-[0-9a-f]{8}\.zip$/);
+    const names = await new Promise<string[]>((ok, no) =>
+      yauzl.open(saved, (err, z) => {
+        if (err) return no(err);
+        const found: string[] = [];
+        z!.on('entry', (e: yauzl.Entry) => found.push(e.fileName)).on('end', () => ok(found)).on('error', no);
+      }),
+    );
+    expect(names).toEqual(videos.map((v) => `tiktok-fakecreator-${v.id}.mp4`));
+    await context.close();
+  });
 });

@@ -14,4 +14,6 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Content', path: '/content-tools', premium: false },
   { label: 'Trends', path: '/trends', premium: true },
   { label: 'Trending', path: '/trending-videos', premium: true },
+  // Beyond SPEC 2 (issue 21): Pro's batch processing.
+  { label: 'Batch', path: '/batch', premium: true },
 ];

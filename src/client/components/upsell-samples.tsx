@@ -22,6 +22,11 @@ export const AUDIO_UPSELL: UpsellInfo = {
   sample: <p>garlic-butter-pasta.mp3 · MP3 Format · 0:42 · 1.0 MB</p>,
 };
 
+export const BATCH_UPSELL: UpsellInfo = {
+  what: 'Paste up to 50 TikTok links at once, watch each one download, and save them all as one ZIP.',
+  sample: <p>tiktok-batch.zip · 12 videos · no watermark</p>,
+};
+
 export const CAPTIONS_UPSELL: UpsellInfo = {
   what: "Paste a video link and get its speech as timestamped captions and a full transcript to copy or download.",
   sample: (
