@@ -127,3 +127,29 @@ describe('batch across nodes: two web nodes and a worker on one PostgreSQL', () 
     expect(entries.map((e) => e.name)).toEqual([`tiktok-fakecreator-${v.id}.mp4`]);
   });
 });
+
+describe('batch fair share', () => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    // One item at a time, so the order the queue hands items out is the order they finish in.
+    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', MEDIA_CONCURRENCY: '1' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it("takes a second user's first item before the tail of a first user's long batch", async () => {
+    const [a, b] = [await t.signUp({ pro: true }), await t.signUp({ pro: true })];
+    const slow = () => tt.addVideo({ bytesPerSecond: 150_000 }); // about a second per item
+    const first = await (await a.post('/api/batch', { urls: Array.from({ length: 5 }, () => slow().url) })).json();
+    const second = await (await b.post('/api/batch', { urls: [slow().url] })).json();
+    const view = async (c: typeof a, id: string) => (await c.get(`/api/batch/${id}`)).json();
+    await expect.poll(async () => (await view(b, second.id)).status, { timeout: 60_000 }).toBe('done');
+    const waitingOfFirst = (await view(a, first.id)).items.filter((i: { status: string }) => i.status === 'queued').length;
+    expect(waitingOfFirst).toBeGreaterThanOrEqual(2); // b did not wait for all five of a's
+    await expect.poll(async () => (await view(a, first.id)).status, { timeout: 60_000 }).toBe('done');
+  });
+});

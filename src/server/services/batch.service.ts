@@ -42,7 +42,10 @@ export interface BatchDeps {
 
 export function createBatchService(deps: BatchDeps) {
   const queue: QueueDefinition = { name: 'batch.item', concurrency: deps.concurrency, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 15 * 60 };
-  const enqueue = (ids: number[]) => Promise.all(ids.map((id) => deps.queue.send(queue.name, { itemId: id }, { singletonKey: `batch-item-${id}` })));
+  // Fair share: the n-th item of a batch has priority 100 - n, so every batch's first items go
+  // before anyone's long tail; a second user's batch never waits behind the whole of a first one.
+  const enqueue = (ids: number[]) =>
+    Promise.all(ids.map((id, n) => deps.queue.send(queue.name, { itemId: id }, { singletonKey: `batch-item-${id}`, priority: Math.max(0, 100 - n) })));
 
   /** The file of one item, fetched like a single download, into the job's temp dir. */
   async function fetchItem(item: BatchItemRow, quality: string, dir: string, signal: AbortSignal) {
