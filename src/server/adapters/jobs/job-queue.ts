@@ -30,6 +30,10 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
   let started: Promise<unknown> | null = null;
+  // pg-boss 10 waits a polling interval after every fetch; a worker that just finished a job, or
+  // a queue this node just sent to, is woken at once instead (a busy queue drains without pauses).
+  const workersOf = new Map<string, string[]>();
+  const wake = (name: string) => workersOf.get(name)?.forEach((id) => boss.notifyWorker(id));
 
   return {
     start(): Promise<unknown> {
@@ -48,14 +52,22 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
       const workers = Math.max(1, q.concurrency ?? 1);
       for (let i = 0; i < workers; i++) {
-        await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true }, async ([job]) =>
-          handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal, willRetry: job.retryCount < job.retryLimit }),
-        );
+        let self = '';
+        self = await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true }, async ([job]) => {
+          try {
+            return await handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal, willRetry: job.retryCount < job.retryLimit });
+          } finally {
+            boss.notifyWorker(self); // fetch the next job now, not after the interval
+          }
+        });
+        workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), self]);
       }
     },
     /** Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. */
-    send(name: string, data: Record<string, unknown> = {}, options: { priority?: number; singletonKey?: string } = {}) {
-      return boss.send(name, data, options);
+    async send(name: string, data: Record<string, unknown> = {}, options: { priority?: number; singletonKey?: string } = {}) {
+      const id = await boss.send(name, data, options);
+      wake(name);
+      return id;
     },
     /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
     every(name: string, cron: string) {

@@ -1,0 +1,110 @@
+// The job queue (issue 21): enqueue-to-start latency (p50/p99) and what a job costs the database,
+// on PostgreSQL and PGlite; then batch items per minute with 1 and 2 worker processes on one
+// PostgreSQL database (web node enqueues, workers fetch from the fake CDN and store the files).
+// Run: `node scripts/build.mjs && npx tsx bench/jobs.bench.ts` (JOBS=200, ITEMS=40).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { createJobQueue } from '../src/server/adapters/jobs/job-queue.js';
+import { openPglite, openPostgres, type Database } from '../src/server/db/client.js';
+import { createPostgresDatabase } from '../test/helpers/test-db.js';
+import { startServer } from '../test/helpers/e2e.js';
+import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+
+const JOBS = Number(process.env.JOBS ?? 200);
+const ITEMS = Number(process.env.ITEMS ?? 40);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const logger = pino({ level: 'silent' });
+
+/** Sends JOBS jobs one after another into an idle queue with 2 workers; returns latencies and SQL calls per job. */
+async function latency(database: Database, sqlCalls: () => Promise<number>) {
+  const queue = createJobQueue({ connection: database.jobs, logger, pollingIntervalSeconds: 0.5 });
+  await queue.start();
+  const q = { name: 'bench.latency', concurrency: 2 };
+  await queue.define(q);
+  const sent = new Map<string, number>();
+  const waits: number[] = [];
+  let done!: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  await queue.work(q, async ({ data }) => {
+    waits.push(performance.now() - sent.get(String(data.n))!);
+    if (waits.length === JOBS) done();
+  });
+  const before = await sqlCalls();
+  for (let n = 0; n < JOBS; n++) {
+    sent.set(String(n), performance.now());
+    await queue.send(q.name, { n });
+    await new Promise((r) => setTimeout(r, 5)); // a steady trickle, as requests arrive
+  }
+  await all;
+  const calls = (await sqlCalls()) - before;
+  await queue.stop();
+  return { p50: pct(waits, 50), p99: pct(waits, 99), perJob: calls / JOBS };
+}
+
+async function workerProcess(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['dist/server/main.js'], { env: { ...process.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => ((out += d), out.includes('worker is ready') && resolve()));
+    child.on('exit', () => reject(new Error(`worker exited: ${out}`)));
+  });
+  return child;
+}
+
+async function throughput(workers: number) {
+  const db = await createPostgresDatabase();
+  const tt = await startFakeTikTok();
+  const env = { DATABASE_URL: db.url, UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: '2' };
+  const web = await startServer({ ...env, PROCESS_ROLE: 'web', VIDEO_INFO_PER_MINUTE: '100000' });
+  const children: ChildProcess[] = [];
+  try {
+    for (let i = 0; i < workers; i++) children.push(await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }));
+    const email = `jobs${Date.now()}@example.com`;
+    const reg = await fetch(`${web.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: web.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+    const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    await web.cli(['user:grant-pro', email]);
+    const headers = { 'content-type': 'application/json', origin: web.url, cookie };
+    const urls = Array.from({ length: ITEMS }, () => tt.addVideo({ media: { size: 5_000_000 } }).url);
+    const t0 = performance.now();
+    const { id } = (await (await fetch(`${web.url}/api/batch`, { method: 'POST', headers, body: JSON.stringify({ urls }) })).json()) as { id: string };
+    for (;;) {
+      const view = (await (await fetch(`${web.url}/api/batch/${id}`, { headers })).json()) as { status: string };
+      if (view.status !== 'queued' && view.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return (ITEMS / (performance.now() - t0)) * 60_000;
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await web.stop();
+    await tt.close();
+    await db.drop();
+  }
+}
+
+const pgDb = await createPostgresDatabase();
+const postgres = await openPostgres(pgDb.url);
+const stats = new pg.Client({ connectionString: pgDb.url });
+await stats.connect();
+const xacts = async () => Number((await stats.query('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
+const onPostgres = await latency(postgres, xacts);
+await stats.end();
+await postgres.close();
+await pgDb.drop();
+
+const lite = await openPglite('memory://');
+let calls = 0;
+const counted: Database = { ...lite, jobs: { executeSql: (text: string, values?: unknown[]) => (calls++, (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(text, values)) } };
+const onPglite = await latency(counted, async () => calls);
+await lite.close();
+
+console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
+console.log(`  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`);
+console.log(`  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`);
+const one = await throughput(1);
+const two = await throughput(2);
+console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=2 per worker:`);
+console.log(`  1 worker process: ${one.toFixed(0)} items/min; 2 worker processes: ${two.toFixed(0)} items/min (${(two / one).toFixed(2)}x)`);
