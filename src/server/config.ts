@@ -69,6 +69,9 @@ export const envSchema = z.object({
   TRENDS_COLLECTORS: z.enum(['on', 'off']).optional(),
   // all: serve HTTP and run jobs (the default); web: serve HTTP and enqueue; worker: run jobs only.
   PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  // Rate-limit counters in Redis instead of the database (several nodes, any database).
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,40}$/).default('smt:'),
   TRENDS_TIKTOK_ONE: z.enum(['on', 'off']).default('on'),
   TRENDS_NEWS: z.enum(['on', 'off']).default('on'),
   TRENDS_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like US').default('US'),

@@ -10,6 +10,7 @@ import { createAdminService } from './services/admin.service.js';
 import { createOidcLoginService } from './services/oidc-login.service.js';
 import { createRateLimits } from './lib/rate-limits.js';
 import { createPostgresStore, MemoryStore } from './lib/rate-limiter.js';
+import { createRedisRateStore } from './adapters/redis/redis-rate-store.js';
 import { createRateLimitsRepository } from './db/repositories/rate-limits.repository.js';
 import { createPreviewService } from './services/preview.service.js';
 import { createRemuxService } from './services/remux.service.js';
@@ -110,8 +111,9 @@ export function createContext(config: Config, database: Database, logger: Logger
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
   const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
-  // One node (PGlite) counts in memory; nodes sharing PostgreSQL count in it, so limits hold across nodes.
-  const limits = createRateLimits(config, database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore());
+  // Redis when configured; else nodes sharing PostgreSQL count in it; one PGlite node in memory.
+  const redisLimits = config.REDIS_URL ? createRedisRateStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger }) : null;
+  const limits = createRateLimits(config, redisLimits ?? (database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore()));
   const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
   // Jobs (issue 21): one queue on the database for scheduled tasks and batch items.
   const jobs = createJobQueue({ connection: database.jobs, logger });
@@ -168,6 +170,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   schedules.add(batch.expiryTask);
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
   const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
+    { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },
     { name: 'jobs', start: async () => (await schedules.start(), await batch.start(config.PROCESS_ROLE !== 'web')), stop: () => jobs.stop() },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
   ];

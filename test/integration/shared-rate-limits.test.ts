@@ -44,3 +44,45 @@ describe('rate limits across two nodes on one PostgreSQL', () => {
     expect(statuses[10]).toBe(429);
   });
 });
+
+describe('rate limits across two nodes through Redis (REDIS_URL)', () => {
+  let tt: FakeTikTok;
+  let nodes: TestApp[];
+  const prefix = `smt-test-${process.pid}-${Date.now()}:`;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    // Each node on its own embedded database: only Redis is shared.
+    const env = { UPSTREAM_HOST_MAP: tt.hostMapJson, TRUST_PROXY: 'true', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix };
+    nodes = [await createTestApp({ env }), await createTestApp({ env })];
+  });
+  afterAll(async () => {
+    for (const n of nodes ?? []) await n.close();
+    await tt?.close();
+  });
+
+  it('answers the 21st signed-out lookup of a minute with 429, whichever node gets it', async () => {
+    while (Date.now() % 60_000 > 45_000) await new Promise((r) => setTimeout(r, 500));
+    const v = tt.addVideo();
+    const visitor = { 'x-forwarded-for': '198.51.100.90' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await nodes[i % 2].client().post('/api/video/info', { url: v.url }, visitor)).status);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
+    expect(statuses[20]).toBe(429);
+  });
+});
+
+describe('rate limits while Redis is away', () => {
+  it('answers 503 service.rate_limits_unavailable, never lets the request through unchecked or hangs', async () => {
+    const tt = await startFakeTikTok();
+    // Nothing listens on port 1: the store cannot connect.
+    const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const res = await t.client().post('/api/video/info', { url: tt.addVideo().url });
+      expect(res.status).toBe(503);
+      expect((await res.json()).code).toBe('service.rate_limits_unavailable');
+    } finally {
+      await t.close();
+      await tt.close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+// Rate-limit windows in Redis (issue 21): when REDIS_URL is set, every node counts in it, whatever
+// database each uses. One INCR per hit, the key expiring with its window (aligned on the clock, so
+// every node agrees where a window starts).
+import { createClient } from '@redis/client';
+import type { Logger } from 'pino';
+import { AppError } from '../../errors.js';
+import type { RateLimitStore } from '../../lib/rate-limiter.js';
+
+export function createRedisRateStore(opts: { url: string; prefix: string; logger: Logger }): RateLimitStore & { ready(timeoutMs: number): Promise<void>; close(): Promise<void> } {
+  // No offline queue: while Redis is away a hit fails at once (503) instead of holding the request.
+  const client = createClient({ url: opts.url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) } });
+  client.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'redis error'));
+  // Connecting goes on in the background (and again after a drop); hits meanwhile answer 503.
+  client.connect().catch(() => undefined);
+  const away = () => new AppError(503, 'service.rate_limits_unavailable', 'The server cannot check request limits right now. Please try again in a moment.');
+  const run = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (!client.isReady) throw away();
+    try {
+      return await fn();
+    } catch {
+      throw away();
+    }
+  };
+  const windowKey = (key: string, windowMs: number, now: number) => {
+    const start = Math.floor(now / windowMs) * windowMs;
+    return { name: `${opts.prefix}rl:${key}:${start}`, resetAt: start + windowMs };
+  };
+  return {
+    async hit(key, windowMs, now) {
+      const w = windowKey(key, windowMs, now);
+      const [count] = (await run(() => client.multi().incr(w.name).pExpireAt(w.name, w.resetAt + 1_000).exec())) as unknown as [number, unknown];
+      return { count: Number(count), resetAt: w.resetAt };
+    },
+    async reset(key, windowMs, now) {
+      await run(() => client.del(windowKey(key, windowMs, now).name));
+    },
+    /** Waits (at most `timeoutMs`) for the first connection, so the first requests are not refused. */
+    async ready(timeoutMs) {
+      if (client.isReady) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        client.once('ready', () => (clearTimeout(timer), resolve()));
+      });
+      if (!client.isReady) opts.logger.warn('redis is not reachable yet: rate-limited requests answer 503 until it is');
+    },
+    async close() {
+      if (client.isReady) await client.close().catch(() => client.destroy());
+      else if (client.isOpen) client.destroy();
+    },
+  };
+}
