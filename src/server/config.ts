@@ -69,6 +69,10 @@ export const envSchema = z.object({
   TRENDS_COLLECTORS: z.enum(['on', 'off']).optional(),
   // all: serve HTTP and run jobs (the default); web: serve HTTP and enqueue; worker: run jobs only.
   PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  // A job still running after this long is taken to be lost (its worker died) and run again.
+  BATCH_ITEM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(6 * 3600).default(900),
+  // How often the job queue looks for such lost jobs (and archives old ones).
+  JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   // Rate-limit counters in Redis instead of the database (several nodes, any database).
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,40}$/).default('smt:'),

@@ -116,7 +116,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const limits = createRateLimits(config, redisLimits ?? (database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore()));
   const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
   // Jobs (issue 21): one queue on the database for scheduled tasks and batch items.
-  const jobs = createJobQueue({ connection: database.jobs, logger });
+  const jobs = createJobQueue({ connection: database.jobs, logger, maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS });
   const remux = createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results });
   const photos = createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results });
   const batch = createBatchService({
@@ -130,6 +130,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     secret: config.sessionSecret,
     ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
     concurrency: mediaFeature.media.config.concurrency ?? 1,
+    itemTimeoutSeconds: config.BATCH_ITEM_TIMEOUT_SECONDS,
     logger,
   });
   const services = {

@@ -37,11 +37,13 @@ export interface BatchDeps {
   secret: string;
   ttlMs: number;
   concurrency: number;
+  /** After this a running item is taken to be lost with its worker and run again. */
+  itemTimeoutSeconds: number;
   logger: Logger;
 }
 
 export function createBatchService(deps: BatchDeps) {
-  const queue: QueueDefinition = { name: 'batch.item', concurrency: deps.concurrency, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 15 * 60 };
+  const queue: QueueDefinition = { name: 'batch.item', concurrency: deps.concurrency, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: deps.itemTimeoutSeconds };
   // Fair share: the n-th item of a batch has priority 100 - n, so every batch's first items go
   // before anyone's long tail; a second user's batch never waits behind the whole of a first one.
   const enqueue = (ids: number[]) =>

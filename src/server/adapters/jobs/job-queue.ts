@@ -23,9 +23,9 @@ export interface QueueDefinition {
   expireInSeconds?: number;
 }
 
-export function createJobQueue(opts: { connection: JobsConnection; logger: Logger; pollingIntervalSeconds?: number }) {
+export function createJobQueue(opts: { connection: JobsConnection; logger: Logger; pollingIntervalSeconds?: number; maintenanceSeconds?: number }) {
   const connection = 'connectionString' in opts.connection ? { connectionString: opts.connection.connectionString, max: 4 } : { db: { executeSql: opts.connection.executeSql } };
-  const boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: true, supervise: true } as PgBoss.ConstructorOptions);
+  const boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: true, supervise: true, maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60 } as PgBoss.ConstructorOptions);
   boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
@@ -39,14 +39,11 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
     start(): Promise<unknown> {
       return (started ??= boss.start());
     },
+    /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
     async define(q: QueueDefinition) {
-      await boss.createQueue(q.name, {
-        name: q.name,
-        retryLimit: q.retryLimit ?? 0,
-        retryDelay: q.retryDelaySeconds ?? 10,
-        retryBackoff: true,
-        expireInSeconds: q.expireInSeconds ?? 15 * 60,
-      });
+      const options = { name: q.name, retryLimit: q.retryLimit ?? 0, retryDelay: q.retryDelaySeconds ?? 10, retryBackoff: true, expireInSeconds: q.expireInSeconds ?? 15 * 60 };
+      await boss.createQueue(q.name, options);
+      await boss.updateQueue(q.name, options);
     },
     /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
