@@ -152,4 +152,15 @@ describe('batch fair share', () => {
     expect(waitingOfFirst).toBeGreaterThanOrEqual(2); // b did not wait for all five of a's
     await expect.poll(async () => (await view(a, first.id)).status, { timeout: 60_000 }).toBe('done');
   });
+
+  it('makes a photo post\'s slideshow in a batch with a single media worker (no job waits for a slot it holds)', async () => {
+    const pro = await t.signUp({ pro: true });
+    const photo = tt.addPhotoPost();
+    const { id } = await (await pro.post('/api/batch', { urls: [photo.url, tt.addVideo().url] })).json();
+    await expect.poll(async () => (await (await pro.get(`/api/batch/${id}`)).json()).status, { timeout: 60_000 }).toBe('done');
+    const { downloadUrl } = await (await pro.get(`/api/batch/${id}`)).json();
+    const entries = await zipEntries(Buffer.from(await (await fetch(t.baseUrl + downloadUrl)).arrayBuffer()));
+    expect(entries.map((e) => e.name)[0]).toBe(`tiktok-fakephotographer-${photo.id}-slideshow.mp4`);
+    expect(entries).toHaveLength(2);
+  });
 });

@@ -8,7 +8,7 @@ import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { rateLimited } from '../lib/rate-limits.js';
 import { sendRelayed } from '../lib/send-relayed.js';
-import { isPro } from '../services/entitlements.service.js';
+import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
 
@@ -51,7 +51,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
     if (!isPro(request.user!)) {
       reply.header('cache-control', 'private, no-store');
-      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply), platform), 302);
+      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply), platform, mediaJobOwner(request.user!)), 302);
     }
     const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
     const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply), platform);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AudioResult } from '../../shared/contracts/audio.js';
 import { transcriptFileName } from '../../shared/captions.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
@@ -33,7 +34,7 @@ export function createAudioService(deps: AudioServiceDeps) {
     };
   };
 
-  async function produce(url: string, info: MediaVideoInfo, key: string, signal?: AbortSignal): Promise<MediaResult> {
+  async function produce(url: string, info: MediaVideoInfo, key: string, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const opened = await deps.source.openAudioSource(url, info, signal);
       const input = path.join(dir, 'input.media');
@@ -51,20 +52,21 @@ export function createAudioService(deps: AudioServiceDeps) {
         size,
         meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
       });
-    });
+    }, who);
   }
 
   return {
     /** Requests waiting for the extraction of `key` (`audio:<videoId>`). */
     waiting: (key: string) => inflight.waiting(key),
-    async extract(url: string, signal?: AbortSignal): Promise<AudioResult> {
+    /** `who`: the first requester, whose place in the media pool the shared run takes. */
+    async extract(url: string, signal?: AbortSignal, who?: JobOwner): Promise<AudioResult> {
       // SPEC 5's message, naming the platforms this server has.
       if (!deps.source.recognises(url)) throw new AppError(400, 'link.unsupported', `Please enter a valid ${platformList(deps.source.platformNames())} URL`);
       const info = await deps.source.lookup(url, signal);
       const key = `audio:${mediaKeyId(info)}`;
       const stored = await deps.results.find(key);
       if (stored) return shape(info, stored);
-      return shape(info, await inflight.run(key, signal, (shared) => produce(url, info, key, shared)));
+      return shape(info, await inflight.run(key, signal, (shared) => produce(url, info, key, shared, who)));
     },
   };
 }

@@ -9,12 +9,12 @@ import type { BatchCreateRequest, BatchItem, BatchList, BatchView } from '../../
 import { DEFAULT_QUALITY } from '../../shared/constants.js';
 import type { JobQueue, QueueDefinition } from '../adapters/jobs/job-queue.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { streamZip } from '../adapters/media/zip-archive.js';
 import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-links.js';
 import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { AppError } from '../errors.js';
-import { mediaKeyId } from '../platforms/platform.js';
 import { downloadFileName } from './download.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
@@ -49,29 +49,39 @@ export function createBatchService(deps: BatchDeps) {
   const enqueue = (ids: number[]) =>
     Promise.all(ids.map((id, n) => deps.queue.send(queue.name, { itemId: id }, { singletonKey: `batch-item-${id}`, priority: Math.max(0, 100 - n) })));
 
-  /** The file of one item, fetched like a single download, into the job's temp dir. */
-  async function fetchItem(item: BatchItemRow, quality: string, dir: string, signal: AbortSignal) {
+  /**
+   * The stored file of one item, made like a single download: a photo post's slideshow (or ZIP) and
+   * a 1080p/720p remux are kept results already (their own pool jobs, shared with single
+   * downloads); an H.264 file is fetched into the store in a pool job of its own. Never a pool job
+   * inside another, which could wait for a slot it holds.
+   */
+  async function storeItem(item: BatchItemRow, quality: string, batchId: string, signal: AbortSignal, who: JobOwner) {
     const { video } = await deps.video.getInfo(item.url, signal);
     const v = video.video;
-    let source: { stream: NodeJS.ReadableStream; size: number | null; contentType: string; quality: string };
+    const title = v.title.slice(0, 500);
     if (v.isPhotoPost) {
       const q = quality === 'images' ? 'images' : 'slideshow';
-      const file = await deps.photos.open(video, q, signal);
-      source = { stream: file.stream, size: file.size, contentType: file.contentType, quality: q };
-    } else {
-      const option = deps.video.pickOption(video, quality);
-      if (option.codec === 'hevc') {
-        const file = await deps.remux.open(video, option, signal);
-        source = { stream: file.stream, size: file.size, contentType: 'video/mp4', quality: option.quality };
-      } else {
-        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, { bulk: true });
-        source = { stream: m.stream, size: m.contentLength, contentType: 'video/mp4', quality: option.quality };
-      }
+      const row = await deps.photos.ensure(video, q, signal, who);
+      return { title, fileName: downloadFileName(v.author, v.id, q), resultKey: row.key };
     }
-    const fileName = downloadFileName(v.author, v.id, source.quality);
-    const file = path.join(dir, 'item');
-    const size = await deps.media.download(source.stream as never, file, { expectedBytes: source.size, signal });
-    return { video, file, size, fileName, contentType: source.contentType, title: v.title };
+    const option = deps.video.pickOption(video, quality);
+    if (option.codec === 'hevc') {
+      const row = await deps.remux.ensure(video, option, signal, who);
+      return { title, fileName: downloadFileName(v.author, v.id, option.quality), resultKey: row.key };
+    }
+    const fileName = downloadFileName(v.author, v.id, option.quality);
+    const resultKey = `batch:${batchId}:${item.id}`;
+    await deps.media.job(
+      signal,
+      async (dir) => {
+        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, { bulk: true });
+        const file = path.join(dir, 'item.mp4');
+        const size = await deps.media.download(m.stream, file, { expectedBytes: m.contentLength, signal });
+        await deps.results.save({ key: resultKey, kind: 'batch', platform: video.ref.platform, videoId: v.id, file, ext: 'mp4', contentType: 'video/mp4', size, meta: { fileName } });
+      },
+      who,
+    );
+    return { title, fileName, resultKey };
   }
 
   async function runItem(itemId: number, signal: AbortSignal, willRetry: boolean) {
@@ -81,13 +91,7 @@ export function createBatchService(deps: BatchDeps) {
     const batch = await deps.repo.find(item.batchId);
     if (!batch) return;
     try {
-      const key = `batch:${batch.id}:${item.id}`;
-      const got = await deps.media.job(signal, async (dir) => {
-        const f = await fetchItem(item, batch.quality, dir, signal);
-        await deps.results.save({ key, kind: 'batch', platform: f.video.ref.platform, videoId: f.video.video.id, file: f.file, ext: path.extname(f.fileName).slice(1), contentType: f.contentType, size: f.size, meta: { fileName: f.fileName, media: mediaKeyId(f.video.ref) } });
-        return f;
-      });
-      await deps.repo.finish(item.id, { title: got.title.slice(0, 500), fileName: got.fileName, resultKey: key });
+      await deps.repo.finish(item.id, await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, priority: 2 }));
     } catch (err) {
       if (signal.aborted || (transient(err) && willRetry)) {
         await deps.repo.requeue(item.id);

@@ -9,10 +9,11 @@ import { DEFAULT_QUALITY, FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js'
 import type { RecentDownload } from '../../shared/contracts/index.js';
 import type { DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
-import { isPro } from './entitlements.service.js';
+import { isPro, mediaJobOwner } from './entitlements.service.js';
 import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
 import { isGone, type RemuxService } from './remux.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { AppError } from '../errors.js';
 import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
@@ -82,14 +83,14 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
    * HEVC 1080p/720p with its sound: remuxed (or taken from the store), else the next sharper HEVC
    * option, else the best H.264 file. Never a silent file, never the watermarked one.
    */
-  async function remuxed(reservation: Reservation, video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<DownloadStream> {
+  async function remuxed(owner: JobOwner, reservation: Reservation, video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<DownloadStream> {
     const options = video.video.options;
     const chain = options.filter((o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0));
     const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
     try {
       for (const candidate of chain) {
         try {
-          const file = await deps.remux.open(video, candidate, signal);
+          const file = await deps.remux.open(video, candidate, signal, owner);
           return metered(reservation, { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined }, name(candidate.quality), candidate.quality);
         } catch (err) {
           if (signal?.aborted || !isGone(err)) throw err;
@@ -107,9 +108,9 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
   }
 
   /** A photo post's ZIP or slideshow, from the store or made now; the slot goes back on any failure. */
-  async function photoPost(reservation: Reservation, video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<DownloadStream> {
+  async function photoPost(user: User, reservation: Reservation, video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<DownloadStream> {
     try {
-      const file = await deps.photos.open(video, quality, signal);
+      const file = await deps.photos.open(video, quality, signal, mediaJobOwner(user));
       return metered(reservation, { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined }, downloadFileName(video.video.author, video.video.id, quality), quality);
     } catch (err) {
       await reservation.release(0);
@@ -137,10 +138,10 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
       // One download is one slot whatever the option: reserved before any work.
       if (video.video.isPhotoPost) {
         const quality = photoQuality(video, input.quality);
-        return photoPost(await deps.quota.reserve(user, meta(quality)), video, quality, signal);
+        return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);
       }
       const option = deps.video.pickOption(video, input.quality);
-      if (option.codec === 'hevc') return remuxed(await deps.quota.reserve(user, meta(option.quality)), video, option, signal);
+      if (option.codec === 'hevc') return remuxed(mediaJobOwner(user), await deps.quota.reserve(user, meta(option.quality)), video, option, signal);
       // The slot and the CDN file are asked for at once (each costs a round trip); whichever fails
       // undoes the other. No byte reaches the client before both succeeded.
       const [reserved, opened] = await Promise.allSettled([

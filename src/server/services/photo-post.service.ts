@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { AppError } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { renderSlideshow, SECONDS_PER_SILENT_SLIDE } from '../adapters/media/slideshow.js';
 import { writeZip } from '../adapters/media/zip-archive.js';
 import { slideshowFrame } from '../platforms/video-model.js';
@@ -74,7 +75,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     return { file, seconds: probed.duration };
   }
 
-  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal): Promise<MediaResult> {
+  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const save = (file: string, ext: string, contentType: string, size: number) =>
         deps.results.save({ key, kind: quality, platform: video.ref.platform, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
@@ -96,15 +97,19 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
       const output = path.join(dir, 'slideshow.mp4');
       const size = await renderSlideshow(deps.media, { slides: slides.map((s) => s.file), sound: sound?.file ?? null, seconds, ...slideshowFrame(video.video.images) }, output, signal);
       return save(output, 'mp4', 'video/mp4', size);
-    });
+    }, who);
   }
 
   return {
-    /** The ZIP or slideshow of a photo post, from the store or made now. */
-    async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<RemuxedFile & { contentType: string }> {
+    /** The stored ZIP or slideshow of a photo post, made now if it is not kept yet. */
+    async ensure(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
       if (!video.video.images.length) throw new AppError(404, 'video.no_slide', 'This photo post has no slides TikTok would show.');
       const key = `${quality}:${mediaKeyId(video.ref)}`;
-      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, quality, key, shared)));
+      return (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, quality, key, shared, who)));
+    },
+    /** The ZIP or slideshow of a photo post as a stream, from the store or made now. */
+    async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile & { contentType: string }> {
+      const row = await this.ensure(video, quality, signal, who);
       const opened = await deps.results.openRow(row);
       if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
       return { ...opened, contentType: row.contentType };

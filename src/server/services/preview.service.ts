@@ -3,6 +3,7 @@
 // never be a free, unlimited copy of the file that the download quota counts.
 import path from 'node:path';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { cutPreviewClip } from '../adapters/media/preview-clip.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { createSharedRuns } from '../lib/shared-runs.js';
@@ -22,7 +23,7 @@ export function freePreviewSeconds(duration: number): number {
 export function createPreviewService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
   const runs = createSharedRuns<MediaResult>();
 
-  function produce(id: string, platform: string, key: string, signal: AbortSignal): Promise<MediaResult> {
+  function produce(id: string, platform: string, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const opened = await deps.video.openPreview(id, undefined, signal, platform);
       const input = path.join(dir, 'input.mp4');
@@ -40,14 +41,14 @@ export function createPreviewService(deps: { video: VideoService; media: MediaPr
         size,
         meta: { fileName: `preview-${id}.mp4` },
       });
-    });
+    }, who);
   }
 
   return {
     /** A signed link to the free preview clip of a video, cut once and kept like other results. */
-    async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM): Promise<string> {
+    async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM, who?: JobOwner): Promise<string> {
       const key = `preview:${mediaKeyId({ platform, id })}`;
-      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, platform, key, shared)));
+      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, platform, key, shared, who)));
       return deps.results.link(row);
     },
   };

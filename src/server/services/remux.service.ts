@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { remuxVideoAndSound } from '../adapters/media/remux.js';
 import { mediaKeyId, type FetchedVideo, type MediaOption } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
@@ -26,7 +27,7 @@ export interface RemuxedFile {
 export function createRemuxService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
   const runs = createSharedRuns<MediaResult>();
 
-  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal): Promise<MediaResult> {
+  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       // When one part fails the other stops too: nothing keeps downloading into a removed dir.
       const parts = new AbortController();
@@ -72,14 +73,18 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
         size,
         meta: { quality: option.quality },
       });
-    });
+    }, who);
   }
 
   return {
-    /** The remuxed file of `option`, from the store or made now; throws (isGone) when a part is missing. */
-    async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<RemuxedFile> {
+    /** The stored remux of `option`, made now if it is not kept yet; throws (isGone) when a part is missing. */
+    async ensure(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
       const key = `remux:${mediaKeyId(video.ref)}:${option.quality}`;
-      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, option, key, shared)));
+      return (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, option, key, shared, who)));
+    },
+    /** The remuxed file of `option` as a stream, from the store or made now. */
+    async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile> {
+      const row = await this.ensure(video, option, signal, who);
       const opened = await deps.results.openRow(row);
       if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
       return opened;

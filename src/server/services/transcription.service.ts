@@ -8,6 +8,7 @@ import type { TranscriptionResult } from '../../shared/contracts/transcription.j
 import { AppError, badRequest } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaSource } from './media-source.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { notYetSupported, platformList } from '../platforms/errors.js';
@@ -44,7 +45,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     /** Which engines can run here, with setup hints: for administrators only (/api/admin/status). */
     engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
-    async generate(url: string, signal?: AbortSignal): Promise<TranscriptionResult> {
+    async generate(url: string, signal?: AbortSignal, who?: JobOwner): Promise<TranscriptionResult> {
       if (!deps.source.recognises(url)) throw unsupportedLink(url, deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
       const base: Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> = {
@@ -112,7 +113,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         }
         if (lastError instanceof AppError) throw lastError;
         throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
-      });
+      }, who);
       if (deps.results) {
         const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
         const json = JSON.stringify(result);
