@@ -56,7 +56,7 @@ export interface AddVideoOptions {
    * Real HEVC video-only gears and AAC sound tracks (cookie-guarded like every CDN file), keyed
    * by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
    */
-  hevc?: { gears: Record<string, string | null>; sounds: Array<string | null> };
+  hevc?: { gears: Record<string, string | null>; sounds: Array<string | null>; cutGearsAfterBytes?: number };
 }
 
 export interface Transfer { path: string; status: number; bytesSent: number; completed: boolean; aborted: boolean }
@@ -138,10 +138,10 @@ export async function startFakeTikTok() {
 
   /** Serves real HEVC gears and sound tracks (sizes from the files); null entries are 404s. */
   function registerHevc(item: any, hevc: NonNullable<AddVideoOptions['hevc']>, bytesPerSecond?: number) {
-    const put = (urls: string[], file: string | null, contentType: string) => {
+    const put = (urls: string[], file: string | null, contentType: string, cutAfterBytes?: number) => {
       for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
         const p = new URL(u).pathname;
-        if (file) served.set(p, { media: { file }, contentType, cookieRule: true, bytesPerSecond });
+        if (file) served.set(p, { media: { file }, contentType, cookieRule: true, bytesPerSecond, cutAfterBytes });
         else served.delete(p);
       }
     };
@@ -150,7 +150,7 @@ export async function startFakeTikTok() {
       const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
       if (!(quality in hevc.gears)) continue;
       const file = hevc.gears[quality];
-      put(gear.PlayAddr.UrlList, file, 'video/mp4');
+      put(gear.PlayAddr.UrlList, file, 'video/mp4', hevc.cutGearsAfterBytes);
       if (file) gear.PlayAddr.DataSize = String(fs.statSync(file).size);
     }
     // Tracks in the order the mapper ranks them (highest Bitrate first).

@@ -115,12 +115,17 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   return r.length ? d[r.length][h.length] / r.length : h.length ? 1 : 0;
 }
 
-/** A video-only HEVC MP4 like TikTok's 1080p/720p DASH gears (no sound track). */
-export function hevcVideoOnly(width: number, height: number, seconds: number): string {
-  return make(`hevc:${width}x${height}:${seconds}`, 'mp4', (out) =>
+/**
+ * A video-only HEVC MP4 like TikTok's 1080p/720p DASH gears (no sound track): fragmented, index
+ * first, one fragment per second (`indexLast`: a plain MP4 with its index at the end instead).
+ */
+export function hevcVideoOnly(width: number, height: number, seconds: number, opts: { indexLast?: boolean } = {}): string {
+  return make(`hevc:${width}x${height}:${seconds}:${opts.indexLast ? 'plain' : 'dash'}`, 'mp4', (out) =>
     ff([
       '-f', 'lavfi', '-i', `testsrc2=duration=${seconds}:size=${width}x${height}:rate=10`,
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-pix_fmt', 'yuv420p', '-tag:v', 'hev1', '-an', out,
+      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error:keyint=10', '-pix_fmt', 'yuv420p', '-tag:v', 'hev1', '-an',
+      ...(opts.indexLast ? [] : ['-movflags', '+frag_keyframe+empty_moov+default_base_moof+global_sidx']),
+      out,
     ]),
   );
 }

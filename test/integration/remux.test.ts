@@ -106,6 +106,23 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     expect(h264.streams.some((s) => s.codec_type === 'audio')).toBe(true);
   });
 
+  it('remuxes a gear with its index at the end as well as a DASH one, and falls back from a gear cut mid-transfer', async () => {
+    const c = await t.signUp({ pro: true });
+    const plain = tt.addVideo({ hevc: { gears: { '1080p': hevcVideoOnly(1080, 1920, 3, { indexLast: true }), '720p': null }, sounds: [aacSound(3)] } });
+    const r1 = await c.post('/api/video/download', { url: plain.url, quality: '1080p' });
+    expect(r1.headers.get('x-video-quality')).toBe('1080p');
+    const p1 = probe(await save(r1, 'plain.mp4'));
+    expect(p1.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'hevc']);
+    expect(p1.duration).toBeGreaterThan(2.8);
+    // Every HEVC gear breaks off after 200 KB: never a short 1080p file, the H.264 file instead.
+    const cut = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)], cutGearsAfterBytes: 200_000 } });
+    const r2 = await c.post('/api/video/download', { url: cut.url, quality: '1080p' });
+    expect(r2.status).toBe(200);
+    expect(r2.headers.get('x-video-quality')).toBe('hd');
+    expect(probe(await save(r2, 'cut.mp4')).streams.find((s) => s.codec_type === 'video')?.codec_name).toBe('h264');
+    expect(await t.ctx.repos.mediaResults.findFresh(`remux:${cut.id}:1080p`)).toBeUndefined();
+  });
+
   it('releases the slot when the download fails, and removes temp files and ffmpeg when the client leaves', async () => {
     const c = await t.signUp();
     // Paced so the client leaves while the parts are still arriving.
