@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startServer } from '../test/helpers/e2e.js';
+import { startProServer } from './pro-server.js';
 import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
 import { solidJpeg, toneMp3 } from '../test/fakes/fake-tiktok-photo.js';
 import { FFMPEG, FFPROBE } from '../test/fakes/media-samples.js';
@@ -22,18 +22,8 @@ const slides = Array.from({ length: SLIDES }, (_, i) => solidJpeg(colours[i % co
 const sound = toneMp3(SECONDS);
 const soundSeconds = Number(execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', sound], { encoding: 'utf8' }));
 const tt = await startFakeTikTok();
-const server = await startServer({ UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '100000', LOG_LEVEL: 'error' });
-const pid = Number(execFileSync('pgrep', ['-f', '-n', 'dist/server/main.js'], { encoding: 'utf8' }).trim());
-const cpuMs = () => {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10; // utime+stime+children's
-};
+const { server, headers, cpuMs } = await startProServer({ UPSTREAM_HOST_MAP: tt.hostMapJson });
 try {
-  const email = `slides${Date.now()}@example.com`;
-  const reg = await fetch(`${server.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  await server.cli(['user:grant-pro', email]);
-  const headers = { 'content-type': 'application/json', origin: server.url, cookie };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'slideshow-bench-'));
   const product: number[] = [];
   const bare: number[] = [];

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import { zipEntries } from '../helpers/zip.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
 import { solidJpeg, toneMp3 } from '../fakes/fake-tiktok-photo.js';
-import yauzl from 'yauzl';
 import { execFileSync } from 'node:child_process';
 
 let server: RunningServer;
@@ -180,13 +180,7 @@ describe('downloader', () => {
 
     const zip = await saveVia(() => page.getByRole('button', { name: 'Download IMAGES' }).click());
     expect(zip).toMatch(/tiktok-photos-\d+\.zip$/);
-    const names = await new Promise<string[]>((ok, no) =>
-      yauzl.open(zip, (err, z) => {
-        if (err) return no(err);
-        const found: string[] = [];
-        z!.on('entry', (e: yauzl.Entry) => found.push(e.fileName)).on('end', () => ok(found)).on('error', no);
-      }),
-    );
+    const names = (await zipEntries(fs.readFileSync(zip))).map((e) => e.name);
     expect(names).toEqual(['01.jpg', '02.jpg', '03.jpg', '04.jpg']);
     await page.getByText('Your photos were saved.').first().waitFor();
 

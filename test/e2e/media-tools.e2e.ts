@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import { zipEntries } from '../helpers/zip.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { ffprobe, speechMp4, toneMp4 } from '../fakes/media-samples.js';
 
@@ -214,13 +214,7 @@ describe('batch download', () => {
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'batch-')), download.suggestedFilename());
     await download.saveAs(saved);
     expect(path.basename(saved)).toMatch(/^tiktok-batch-[0-9a-f]{8}\.zip$/);
-    const names = await new Promise<string[]>((ok, no) =>
-      yauzl.open(saved, (err, z) => {
-        if (err) return no(err);
-        const found: string[] = [];
-        z!.on('entry', (e: yauzl.Entry) => found.push(e.fileName)).on('end', () => ok(found)).on('error', no);
-      }),
-    );
+    const names = (await zipEntries(fs.readFileSync(saved))).map((e) => e.name);
     expect(names).toEqual(videos.map((v) => `tiktok-fakecreator-${v.id}.mp4`));
     await context.close();
   });

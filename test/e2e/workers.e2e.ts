@@ -3,9 +3,9 @@
 // again on another worker once its time is up, and the ZIP holds every item exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/e2e.js';
+import { zipEntries } from '../helpers/zip.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
@@ -59,13 +59,7 @@ describe('worker processes', () => {
     await startWorker();
     await expect.poll(async () => (await view()).status, { timeout: 60_000, interval: 500 }).toBe('done');
     const zip = Buffer.from(await (await fetch(web.url + (await view()).downloadUrl!)).arrayBuffer());
-    const names = await new Promise<string[]>((ok, no) =>
-      yauzl.fromBuffer(zip, (err, z) => {
-        if (err) return no(err);
-        const found: string[] = [];
-        z!.on('entry', (e: yauzl.Entry) => found.push(e.fileName)).on('end', () => ok(found)).on('error', no);
-      }),
-    );
+    const names = (await zipEntries(zip)).map((e) => e.name);
     expect(names).toEqual(videos.map((v) => `tiktok-fakecreator-${v.id}.mp4`));
   });
 });

@@ -3,30 +3,13 @@
 // only the owner sees a batch. On PostgreSQL a batch made on one web node is seen on another and
 // finished by a separate worker node.
 import fs from 'node:fs';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/server/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createPostgresDatabase, DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { startFakeS3 } from '../fakes/fake-s3.js';
-
-async function zipEntries(bytes: Buffer): Promise<Array<{ name: string; bytes: Buffer }>> {
-  const zip = await new Promise<yauzl.ZipFile>((ok, no) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, z) => (err ? no(err) : ok(z!))));
-  const out: Array<{ name: string; bytes: Buffer }> = [];
-  await new Promise<void>((ok, no) => {
-    zip.on('entry', (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return no(err);
-        const parts: Buffer[] = [];
-        stream!.on('data', (c: Buffer) => parts.push(c)).on('end', () => (out.push({ name: entry.fileName, bytes: Buffer.concat(parts) }), zip.readEntry()));
-      }),
-    );
-    zip.on('end', ok).on('error', no);
-    zip.readEntry();
-  });
-  return out;
-}
+import { zipEntries } from '../helpers/zip.js';
 
 describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
   let tt: FakeTikTok;

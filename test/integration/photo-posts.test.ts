@@ -5,33 +5,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { solidJpeg, toneMp3 } from '../fakes/fake-tiktok-photo.js';
 import { FFMPEG, FFPROBE } from '../fakes/media-samples.js';
+import { zipEntries } from '../helpers/zip.js';
 
-async function unzip(file: string): Promise<Array<{ name: string; bytes: Buffer; method: number }>> {
-  const zip = await new Promise<yauzl.ZipFile>((ok, no) => yauzl.open(file, { lazyEntries: true }, (err, z) => (err ? no(err) : ok(z!))));
-  const out: Array<{ name: string; bytes: Buffer; method: number }> = [];
-  await new Promise<void>((ok, no) => {
-    zip.on('entry', (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return no(err);
-        const parts: Buffer[] = [];
-        stream!.on('data', (c: Buffer) => parts.push(c)).on('end', () => {
-          out.push({ name: entry.fileName, bytes: Buffer.concat(parts), method: entry.compressionMethod });
-          zip.readEntry();
-        });
-      }),
-    );
-    zip.on('end', ok).on('error', no);
-    zip.readEntry();
-  });
-  return out;
-}
+const unzip = async (file: string) => zipEntries(fs.readFileSync(file));
 
 /** The mean colour (r, g, b) of a crop of the frame at `seconds`. */
 function colourAt(file: string, seconds: number, crop = 'crop=200:200'): number[] {
