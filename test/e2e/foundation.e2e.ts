@@ -90,11 +90,11 @@ describe('app shell', () => {
     const { page, context } = await newPage(browser);
     await registerInBrowser(page, server.url, `lock-${Date.now()}@example.com`);
     const nav = page.getByTestId('desktop-nav');
-    for (const label of ['Download', 'Blog', 'Hashtags', 'Audio', 'Captions', 'Content', 'Trends', 'Trending']) {
+    for (const label of ['Download', 'Blog', 'Hashtags', 'Audio', 'Captions', 'Content', 'Trends', 'Trending', 'Batch']) {
       await expect(nav.getByText(label, { exact: true }).isVisible()).resolves.toBe(true);
     }
     const hashtags = nav.locator('[data-locked="true"]', { hasText: 'Hashtags' });
-    expect(await nav.locator('[data-locked="true"]').count()).toBe(5);
+    expect(await nav.locator('[data-locked="true"]').count()).toBe(6); // Hashtags, Audio, Captions, Trends, Trending, Batch
     await hashtags.hover();
     const tip = page.getByRole('tooltip');
     await tip.waitFor();
