@@ -100,7 +100,9 @@ for (const width of [1280, 375]) {
       expect(await upgrade.textContent()).toBe('Upgrade to download');
       await upgrade.click();
       await page.getByRole('heading', { name: 'Upgrade to Pro' }).waitFor();
-      expect(await page.getByTestId('toast').count()).toBe(0);
+      // No red 'Download Limit Reached' toast (decision 0903): the modal says it calmly.
+      expect(await page.locator('[data-testid="toast"][data-variant="destructive"]').count()).toBe(0);
+      expect(await page.getByTestId('toast').filter({ hasText: 'Limit' }).count()).toBe(0);
       await screenshot(page, `calm-upgrade-to-download-${width}`);
       await context.close();
     });
