@@ -89,6 +89,8 @@ export const envSchema = z.object({
   MEDIA_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   MEDIA_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).optional(),
   MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
+  // How long a request waits for its media job before answering media.busy (the job goes on).
+  MEDIA_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   MEDIA_MAX_INPUT_MB: z.coerce.number().int().min(1).max(4096).default(300),
   MEDIA_RESULT_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
   S3_ENDPOINT: optionalUrl,

@@ -96,7 +96,9 @@ export function createContext(config: Config, database: Database, logger: Logger
   const video = createVideoService({ platforms, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
   const mediaSource = overrides.mediaSource ?? createPlatformMediaSource(() => video);
-  const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, logger, engines: overrides.transcriptionEngines });
+  // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items.
+  const jobs = createJobQueue({ connection: database.jobs, logger, maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS });
+  const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, queue: jobs, logger, engines: overrides.transcriptionEngines });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
   const trendsAnalysis = createTrendsAnalysisService({ repo: repos.trends, logger });
@@ -115,10 +117,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   const redisLimits = config.REDIS_URL ? createRedisRateStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger }) : null;
   const limits = createRateLimits(config, redisLimits ?? (database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore()));
   const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
-  // Jobs (issue 21): one queue on the database for scheduled tasks and batch items.
-  const jobs = createJobQueue({ connection: database.jobs, logger, maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS });
-  const remux = createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results });
-  const photos = createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results });
+  const remux = createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results, jobs: mediaFeature.jobs });
+  const photos = createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results, jobs: mediaFeature.jobs });
   const batch = createBatchService({
     repo: repos.batches,
     queue: jobs,
@@ -142,6 +142,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     downloads: createDownloadService({ video, quota, remux, photos, downloads: repos.downloads, logger }),
     batch,
     mediaResults: mediaFeature.results,
+    mediaJobs: mediaFeature.jobs,
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
@@ -172,7 +173,16 @@ export function createContext(config: Config, database: Database, logger: Logger
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
   const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
     { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },
-    { name: 'jobs', start: async () => (await schedules.start(), await batch.start(config.PROCESS_ROLE !== 'web')), stop: () => jobs.stop() },
+    {
+      name: 'jobs',
+      start: async () => {
+        const work = config.PROCESS_ROLE !== 'web';
+        await schedules.start();
+        await mediaFeature.jobs.start(work);
+        await batch.start(work);
+      },
+      stop: () => jobs.stop(),
+    },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
   ];
   return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, schedules, background };

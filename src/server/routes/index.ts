@@ -10,6 +10,7 @@ import { trendingVideosRoutes } from './trending-videos.routes.js';
 import { audioRoutes } from './audio.routes.js';
 import { transcriptionRoutes } from './transcription.routes.js';
 import { mediaRoutes } from './media.routes.js';
+import { mediaJobsRoutes } from './media-jobs.routes.js';
 import { trendsRoutes } from './trends.routes.js';
 import { videoRoutes } from './video.routes.js';
 import { downloadsRoutes } from './downloads.routes.js';
@@ -33,6 +34,7 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   audioRoutes,
   transcriptionRoutes,
   mediaRoutes,
+  mediaJobsRoutes,
   trendsRoutes,
   videoRoutes,
   downloadsRoutes,

@@ -1,5 +1,5 @@
-// Audio extractor: the video's sound (or a photo post's music) as MP3 192 kbit/s CBR, stored once
-// per video and handed out as an expiring signed link.
+// Audio extractor: the video's sound (or a photo post's music) as MP3 192 kbit/s CBR, made by a
+// media job (any worker node), stored once per video and handed out as an expiring signed link.
 import path from 'node:path';
 import type { AudioResult } from '../../shared/contracts/audio.js';
 import { transcriptFileName } from '../../shared/captions.js';
@@ -8,7 +8,7 @@ import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
-import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { platformList } from '../platforms/errors.js';
 import { AppError } from '../errors.js';
@@ -17,12 +17,10 @@ export interface AudioServiceDeps {
   source: MediaSource;
   media: MediaProcessor;
   results: MediaResultsService;
+  jobs: MediaJobs;
 }
 
 export function createAudioService(deps: AudioServiceDeps) {
-  // Two people extracting the same video at once share one ffmpeg run, which lives while either waits.
-  const inflight = createSharedRuns<MediaResult>();
-
   const shape = (info: MediaVideoInfo, row: MediaResult): AudioResult => {
     const meta = (row.meta ?? {}) as { duration?: number };
     return {
@@ -34,7 +32,7 @@ export function createAudioService(deps: AudioServiceDeps) {
     };
   };
 
-  async function produce(url: string, info: MediaVideoInfo, key: string, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
+  async function produce(url: string, info: MediaVideoInfo, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const opened = await deps.source.openAudioSource(url, info, signal);
       const input = path.join(dir, 'input.media');
@@ -55,18 +53,25 @@ export function createAudioService(deps: AudioServiceDeps) {
     }, who);
   }
 
+  // The job, on whichever node runs it: the lookup again (cached), then the extraction.
+  deps.jobs.register('audio', async (data, signal, who) => {
+    const url = String(data.url);
+    return produce(url, await deps.source.lookup(url, signal), String(data.key), signal, who);
+  });
+
   return {
-    /** Requests waiting for the extraction of `key` (`audio:<videoId>`). */
-    waiting: (key: string) => inflight.waiting(key),
-    /** `who`: the first requester, whose place in the media pool the shared run takes. */
-    async extract(url: string, signal?: AbortSignal, who?: JobOwner): Promise<AudioResult> {
+    /** Requests on this node waiting for the extraction of `key` (`audio:<videoId>`). */
+    waiting: (key: string) => deps.jobs.waiting(key),
+    /** Two people extracting one video share one job; `respondAsync`: where it stands instead of waiting. */
+    async extract(url: string, signal?: AbortSignal, who?: JobOwner, opts: { respondAsync?: boolean } = {}): Promise<AudioResult | PendingJob> {
       // SPEC 5's message, naming the platforms this server has.
       if (!deps.source.recognises(url)) throw new AppError(400, 'link.unsupported', `Please enter a valid ${platformList(deps.source.platformNames())} URL`);
       const info = await deps.source.lookup(url, signal);
       const key = `audio:${mediaKeyId(info)}`;
       const stored = await deps.results.find(key);
       if (stored) return shape(info, stored);
-      return shape(info, await inflight.run(key, signal, (shared) => produce(url, info, key, shared, who)));
+      const out = await deps.jobs.run({ kind: 'audio', key, data: { url }, who }, signal, opts);
+      return 'state' in out ? out : shape(info, out);
     },
   };
 }

@@ -1,5 +1,6 @@
-// Composition of the audio + captions feature from configuration (called by context.ts): binaries,
-// the media worker pool, the results store, the transcription engines and the services.
+// Composition of the media features from configuration (called by context.ts): binaries, the
+// media worker pool, the results store, the media jobs on the queue, the transcription engines and
+// the audio and captions services.
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -13,6 +14,9 @@ import { createOpenAiEngine } from '../adapters/asr/openai-engine.js';
 import { createOfflineEngine } from '../adapters/asr/offline-engine.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
+import { createMediaJobs } from './media-jobs.service.js';
+import type { JobQueue } from '../adapters/jobs/job-queue.js';
+import type { Logger } from 'pino';
 import { createAudioService } from './audio.service.js';
 import { createTranscriptionService } from './transcription.service.js';
 import type { MediaSource } from './media-source.js';
@@ -35,7 +39,7 @@ export function createMediaStoreFromConfig(config: Config): MediaStore {
 
 export function createMediaFeature(
   config: Config,
-  deps: { repo: MediaResultsRepository; source: MediaSource; logger: { warn(obj: object, msg: string): void }; engines?: TranscriptionEngine[] },
+  deps: { repo: MediaResultsRepository; source: MediaSource; queue: JobQueue; logger: Logger; engines?: TranscriptionEngine[] },
 ) {
   const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
   const ffprobe = locateFfprobe(config.FFPROBE_PATH);
@@ -57,6 +61,15 @@ export function createMediaFeature(
     ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
     logger: deps.logger,
   });
+  const jobs = createMediaJobs({
+    queue: deps.queue,
+    results,
+    logger: deps.logger,
+    concurrency,
+    maxQueue: media.config.maxQueue ?? concurrency * 4,
+    waitMs: config.MEDIA_WAIT_SECONDS * 1000,
+    timeoutSeconds: config.MEDIA_TIMEOUT_SECONDS,
+  });
   const engines = deps.engines ?? [
     createCaptionsEngine(),
     createOpenAiEngine(
@@ -75,8 +88,9 @@ export function createMediaFeature(
     media,
     store,
     results,
-    audio: createAudioService({ source: deps.source, media, results }),
-    transcription: createTranscriptionService({ source: deps.source, media, engines, results, logger: deps.logger }),
+    jobs,
+    audio: createAudioService({ source: deps.source, media, results, jobs }),
+    transcription: createTranscriptionService({ source: deps.source, media, engines, results, jobs, logger: deps.logger }),
     cleanupTask,
   };
 }

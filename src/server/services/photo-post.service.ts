@@ -1,8 +1,8 @@
 // Photo posts (issue 20): every slide as one ZIP, or a slideshow MP4 over the post's sound. Both are
-// made in a media pool slot (MEDIA_CONCURRENCY, queue limit, time limit) from files fetched into the
-// job's temp dir with the page's cookies, then kept in the media store under `images:<id>` /
+// made by a media job (any worker node; MEDIA_CONCURRENCY, queue limit, time limit) from files fetched
+// into the job's temp dir with the page's cookies, then kept in the media store under `images:<id>` /
 // `slideshow:<id>` for the result TTL: a second download costs no CDN traffic and no ffmpeg run,
-// and concurrent requests share one run, which lives while anyone waits for it.
+// and concurrent requests share one job, which lives while anyone waits for it.
 import path from 'node:path';
 import { AppError } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
@@ -12,7 +12,7 @@ import { writeZip } from '../adapters/media/zip-archive.js';
 import { slideshowFrame } from '../platforms/video-model.js';
 import { mediaKeyId, type FetchedVideo } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
-import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import { isGone, type RemuxedFile } from './remux.service.js';
 import { MAX_SLIDE_BYTES, type PhotoQuality, type VideoService } from './video.service.js';
@@ -27,9 +27,7 @@ export const slideName = (index: number, contentType: string) => `${String(index
 export const slideMissing = (n: number) =>
   new AppError(424, 'upstream.unavailable', `TikTok would not send slide ${n} of this post right now. Please fetch it again and retry.`);
 
-export function createPhotoPostService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
-  const runs = createSharedRuns<MediaResult>();
-
+export function createPhotoPostService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService; jobs: MediaJobs }) {
   /** Every slide into `dir`, in order; a slide TikTok will not give fails the whole post. */
   async function fetchSlides(video: FetchedVideo, dir: string, signal: AbortSignal): Promise<Array<{ file: string; name: string }>> {
     const slides = video.video.images;
@@ -75,7 +73,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     return { file, seconds: probed.duration };
   }
 
-  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
+  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       const save = (file: string, ext: string, contentType: string, size: number) =>
         deps.results.save({ key, kind: quality, platform: video.ref.platform, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
@@ -100,12 +98,17 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     }, who);
   }
 
+  // The jobs, on whichever node runs them: the lookup again (cached), then the ZIP or the render.
+  for (const quality of ['images', 'slideshow'] as const) {
+    deps.jobs.register(quality, async (data, signal, who) => produce(await deps.video.lookup(String(data.url), signal), quality, String(data.key), signal, who));
+  }
+
   return {
     /** The stored ZIP or slideshow of a photo post, made now if it is not kept yet. */
     async ensure(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
       if (!video.video.images.length) throw new AppError(404, 'video.no_slide', 'This photo post has no slides TikTok would show.');
       const key = `${quality}:${mediaKeyId(video.ref)}`;
-      return (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, quality, key, shared, who)));
+      return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal)) as MediaResult;
     },
     /** The ZIP or slideshow of a photo post as a stream, from the store or made now. */
     async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile & { contentType: string }> {

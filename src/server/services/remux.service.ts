@@ -1,8 +1,8 @@
 // The sharpest file TikTok has, with sound (issue 20, decision 0014): an HEVC video-only gear and
 // its best sound track, both fetched at once with the page's cookies into a job's temp dir,
-// remuxed by stream copy, kept in the media store under `remux:<videoId>:<quality>` for the result
-// TTL. A second download of the same file costs no CDN traffic and no ffmpeg run; concurrent
-// requests share one remux, which lives while anyone waits for it.
+// remuxed by stream copy in a media job (any worker node), kept in the media store under
+// `remux:<videoId>:<quality>` for the result TTL. A second download of the same file costs no CDN
+// traffic and no ffmpeg run; concurrent requests share one job, which lives while anyone waits.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
@@ -11,7 +11,7 @@ import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { remuxVideoAndSound } from '../adapters/media/remux.js';
 import { mediaKeyId, type FetchedVideo, type MediaOption } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
-import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
 
@@ -24,10 +24,8 @@ export interface RemuxedFile {
   size: number;
 }
 
-export function createRemuxService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
-  const runs = createSharedRuns<MediaResult>();
-
-  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
+export function createRemuxService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService; jobs: MediaJobs }) {
+  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
     return deps.media.job(signal, async (dir) => {
       // When one part fails the other stops too: nothing keeps downloading into a removed dir.
       const parts = new AbortController();
@@ -76,11 +74,20 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
     }, who);
   }
 
+  // The job, on whichever node runs it: the lookup again (cached), then the remux.
+  deps.jobs.register('remux', async (data, signal, who) => {
+    const video = await deps.video.lookup(String(data.url), signal);
+    const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
+    if (!option) throw new AppError(424, 'upstream.unavailable', 'TikTok refused to send this file right now. Please fetch the video again and retry.');
+    return produce(video, option, String(data.key), signal, who);
+  });
+
   return {
     /** The stored remux of `option`, made now if it is not kept yet; throws (isGone) when a part is missing. */
     async ensure(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
       const key = `remux:${mediaKeyId(video.ref)}:${option.quality}`;
-      return (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(video, option, key, shared, who)));
+      // No retries: a part that does not come is a fallback to the next file, at once.
+      return (await deps.jobs.run({ kind: 'remux', key, data: { url: video.ref.url, quality: option.quality }, who, retry: false }, signal)) as MediaResult;
     },
     /** The remuxed file of `option` as a stream, from the store or made now. */
     async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile> {

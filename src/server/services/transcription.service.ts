@@ -9,17 +9,21 @@ import { AppError, badRequest } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
-import type { MediaSource } from './media-source.js';
+import type { MediaSource, MediaVideoInfo } from './media-source.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { notYetSupported, platformList } from '../platforms/errors.js';
 import type { MediaResultsService } from './media-results.service.js';
+import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 
 export interface TranscriptionServiceDeps {
   source: MediaSource;
   media: MediaProcessor;
   engines: TranscriptionEngine[];
   /** Stores listened transcripts (minutes of CPU) so a second request for a video is instant. */
-  results?: MediaResultsService;
+  results: MediaResultsService;
+  /** Listening runs as a media job on any worker node. */
+  jobs: MediaJobs;
   /** Where setup instructions go: the operator's log, never the creator's screen. */
   logger?: { warn(obj: object, msg: string): void };
 }
@@ -41,92 +45,109 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     return new AppError(503, 'transcription.unavailable', CAPTIONS_UNAVAILABLE_MESSAGE);
   };
 
+  const finish = (info: MediaVideoInfo, engine: TranscriptionEngine, language: string, cues: Parameters<typeof normalizeSegments>[0], duration: number): TranscriptionResult => {
+    const segments = normalizeSegments(cues, duration);
+    if (!segments.length) throw new AppError(422, 'transcription.no_speech', 'No speech was found in this video.');
+    return {
+      title: info.title,
+      author: info.author,
+      fullText: segments.map((s) => s.text).join(' '),
+      duration: Math.round((duration || segments[segments.length - 1].end) * 100) / 100,
+      language,
+      segments,
+      engine: engine.id,
+    };
+  };
+  const inputOf = (url: string, info: MediaVideoInfo, signal?: AbortSignal): Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> => ({
+    subtitles: info.subtitles,
+    fetchText: (u, s) => deps.source.fetchText(u, info, s),
+    signal,
+  });
+  const listenersHere = () => deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
+
+  /** The listening job: the sound downloaded once, engines in order, the transcript kept as JSON. */
+  async function listen(url: string, info: MediaVideoInfo, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
+    const listeners = listenersHere();
+    if (!listeners.length) throw unavailable();
+    const base = inputOf(url, info, signal);
+    const result = await deps.media.job(signal, async (dir) => {
+      let file: Promise<string> | null = null;
+      let duration = info.duration;
+      const mediaFile = () =>
+        (file ??= (async () => {
+          const opened = await deps.source.openAudioSource(url, info, signal);
+          const input = path.join(dir, 'input.media');
+          await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+          const probed = await deps.media.probe(input, signal);
+          if (!probed.audio) throw new AppError(422, 'media.no_audio', 'This video has no sound to transcribe.');
+          if (probed.duration > 0) duration = probed.duration;
+          return input;
+        })());
+      let lastError: unknown = null;
+      for (const engine of listeners) {
+        try {
+          const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
+          if (out) return finish(info, engine, out.language, out.cues, duration);
+        } catch (err) {
+          // Media problems and cancellations are final; an engine failure lets the next one try.
+          if (signal.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
+          if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
+          lastError = err;
+        }
+      }
+      if (lastError instanceof AppError) throw lastError;
+      throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
+    }, who);
+    const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
+    const json = JSON.stringify(result);
+    await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
+    await fs.writeFile(file, json);
+    try {
+      return await deps.results.save({ key, kind: 'transcript', platform: info.platform, videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  deps.jobs.register('transcript', async (data, signal, who) => {
+    const url = String(data.url);
+    return listen(url, await deps.source.lookup(url, signal), String(data.key), signal, who);
+  });
+
+  /** A stored transcript, with the title and author of now. */
+  async function read(info: MediaVideoInfo, row: MediaResult): Promise<TranscriptionResult | null> {
+    const text = await deps.results.readText(row);
+    return text ? { ...(JSON.parse(text) as TranscriptionResult), title: info.title, author: info.author } : null;
+  }
+
   return {
     /** Which engines can run here, with setup hints: for administrators only (/api/admin/status). */
     engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
-    async generate(url: string, signal?: AbortSignal, who?: JobOwner): Promise<TranscriptionResult> {
+    /** `respondAsync`: where the listening job stands instead of waiting for it. */
+    async generate(url: string, signal?: AbortSignal, who?: JobOwner, opts: { respondAsync?: boolean } = {}): Promise<TranscriptionResult | PendingJob> {
       if (!deps.source.recognises(url)) throw unsupportedLink(url, deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
-      const base: Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> = {
-        subtitles: info.subtitles,
-        fetchText: (u, s) => deps.source.fetchText(u, info, s),
-        signal,
-      };
 
-      const finish = (engine: TranscriptionEngine, language: string, cues: Parameters<typeof normalizeSegments>[0], duration: number): TranscriptionResult => {
-        const segments = normalizeSegments(cues, duration);
-        if (!segments.length) throw new AppError(422, 'transcription.no_speech', 'No speech was found in this video.');
-        return {
-          title: info.title,
-          author: info.author,
-          fullText: segments.map((s) => s.text).join(' '),
-          duration: Math.round((duration || segments[segments.length - 1].end) * 100) / 100,
-          language,
-          segments,
-          engine: engine.id,
-        };
-      };
-
-      // 1. Engines that need no media file (the video's own captions).
+      // 1. Engines that need no media file (the video's own captions), right here.
       const remote = deps.engines.filter((e) => e.id === 'captions' && e.unavailableReason() === null);
       for (const engine of remote) {
         const noMedia = async (): Promise<string> => {
           throw new Error('captions engine does not read media');
         };
-        const out = await engine.transcribe({ ...base, mediaFile: noMedia, workDir: '', duration: info.duration });
-        if (out?.cues.length) return finish(engine, out.language, out.cues, info.duration);
+        const out = await engine.transcribe({ ...inputOf(url, info, signal), mediaFile: noMedia, workDir: '', duration: info.duration });
+        if (out?.cues.length) return finish(info, engine, out.language, out.cues, info.duration);
       }
 
-      // 2. Engines that listen to the sound: one pool slot, the media downloaded once. Results are
-      //    kept per video and per set of usable engines (configuring an API gives fresh ones).
-      const listeners = deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
+      // 2. Engines that listen to the sound: a media job. Results are kept per video and per set of
+      //    usable engines (configuring an API gives fresh ones).
+      const listeners = listenersHere();
       if (!listeners.length) throw unavailable();
-      const cacheKey = `transcript:${mediaKeyId(info)}:${listeners.map((e) => e.id).join('+')}`;
-      const cached = deps.results ? await deps.results.find(cacheKey) : undefined;
-      const text = cached ? await deps.results!.readText(cached) : null;
-      if (text) return { ...(JSON.parse(text) as TranscriptionResult), title: info.title, author: info.author };
-      const result = await deps.media.job(signal, async (dir) => {
-        let file: Promise<string> | null = null;
-        let duration = info.duration;
-        const mediaFile = () =>
-          (file ??= (async () => {
-            const opened = await deps.source.openAudioSource(url, info, signal);
-            const input = path.join(dir, 'input.media');
-            await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-            const probed = await deps.media.probe(input, signal);
-            if (!probed.audio) throw new AppError(422, 'media.no_audio', 'This video has no sound to transcribe.');
-            if (probed.duration > 0) duration = probed.duration;
-            return input;
-          })());
-        let lastError: unknown = null;
-        for (const engine of listeners) {
-          try {
-            const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
-            if (out) return finish(engine, out.language, out.cues, duration);
-          } catch (err) {
-            // Media problems and cancellations are final; an engine failure lets the next one try.
-            if (signal?.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
-            if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
-            lastError = err;
-          }
-        }
-        if (lastError instanceof AppError) throw lastError;
-        throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
-      }, who);
-      if (deps.results) {
-        const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
-        const json = JSON.stringify(result);
-        await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
-        await fs.writeFile(file, json);
-        try {
-          await deps.results.save({ key: cacheKey, kind: 'transcript', platform: info.platform, videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
-        } catch {
-          // Keeping a copy is an optimisation: the person still gets the transcript just made.
-        } finally {
-          await fs.rm(file, { force: true });
-        }
-      }
+      const key = `transcript:${mediaKeyId(info)}:${listeners.map((e) => e.id).join('+')}`;
+      const out = await deps.jobs.run({ kind: 'transcript', key, data: { url }, who }, signal, opts);
+      if ('state' in out) return out;
+      const result = await read(info, out);
+      if (!result) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
       return result;
     },
   };

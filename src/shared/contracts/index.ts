@@ -11,3 +11,4 @@ export * from './video.js';
 export * from './hashtags.js';
 export * from './content.js';
 export * from './batch.js';
+export * from './media-jobs.js';

@@ -21,7 +21,23 @@ export interface QueueDefinition {
   retryDelaySeconds?: number;
   /** How long the job may run before it is given to another worker (a worker killed mid-job). */
   expireInSeconds?: number;
+  /** `stately`: at most one job per singleton key waiting (and one running) at a time. */
+  policy?: 'standard' | 'stately';
+  /** Running handlers see a cancellation (cancel() on any node) through their signal. */
+  cancellable?: boolean;
 }
+
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+export interface JobStatus {
+  state: JobState;
+  data: Record<string, unknown>;
+  output: Record<string, unknown> | null;
+  /** Place in the waiting line (1 = next) while created or retrying. */
+  position?: number;
+}
+
+/** How often a running cancellable handler looks whether another node cancelled its job. */
+const CANCEL_POLL_MS = 1000;
 
 export function createJobQueue(opts: { connection: JobsConnection; logger: Logger; pollingIntervalSeconds?: number; maintenanceSeconds?: number }) {
   const connection = 'connectionString' in opts.connection ? { connectionString: opts.connection.connectionString, max: 4 } : { db: { executeSql: opts.connection.executeSql } };
@@ -34,6 +50,11 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
   // a queue this node just sent to, is woken at once instead (a busy queue drains without pauses).
   const workersOf = new Map<string, string[]>();
   const wake = (name: string) => workersOf.get(name)?.forEach((id) => boss.notifyWorker(id));
+  // Handlers running on this node, so a cancel() here stops them at once.
+  const running = new Map<string, AbortController>();
+  const sql = async <T,>(text: string, values: unknown[]): Promise<T[]> => ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
+  const stateOf = async (name: string, id: string) =>
+    (await sql<{ state: JobState }>('SELECT state FROM pgboss.job WHERE name = $1 AND id = $2', [name, id]))[0]?.state;
 
   return {
     start(): Promise<unknown> {
@@ -41,7 +62,7 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
     },
     /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
     async define(q: QueueDefinition) {
-      const options = { name: q.name, retryLimit: q.retryLimit ?? 0, retryDelay: q.retryDelaySeconds ?? 10, retryBackoff: true, expireInSeconds: q.expireInSeconds ?? 15 * 60 };
+      const options = { name: q.name, policy: q.policy ?? 'standard', retryLimit: q.retryLimit ?? 0, retryDelay: q.retryDelaySeconds ?? 10, retryBackoff: true, expireInSeconds: q.expireInSeconds ?? 15 * 60 };
       await boss.createQueue(q.name, options);
       await boss.updateQueue(q.name, options);
     },
@@ -51,9 +72,18 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
       for (let i = 0; i < workers; i++) {
         let self = '';
         self = await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true }, async ([job]) => {
+          const own = new AbortController();
+          running.set(job.id, own);
+          // Another node's cancel() reaches this handler within a poll.
+          const watch = q.cancellable
+            ? setInterval(() => void stateOf(q.name, job.id).then((s) => s === 'cancelled' && own.abort(), () => undefined), CANCEL_POLL_MS)
+            : undefined;
           try {
-            return await handler({ id: job.id, data: job.data ?? {}, signal: stopping.signal, willRetry: job.retryCount < job.retryLimit });
+            const signal = AbortSignal.any([stopping.signal, own.signal]);
+            return await handler({ id: job.id, data: job.data ?? {}, signal, willRetry: job.retryCount < job.retryLimit });
           } finally {
+            clearInterval(watch);
+            running.delete(job.id);
             boss.notifyWorker(self); // fetch the next job now, not after the interval
           }
         });
@@ -65,6 +95,44 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
       const id = await boss.send(name, data, options);
       wake(name);
       return id;
+    },
+    /** The open (waiting or running) job of a singleton key, if any. */
+    async openJob(name: string, singletonKey: string): Promise<string | undefined> {
+      const rows = await sql<{ id: string }>("SELECT id FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' ORDER BY created_on DESC LIMIT 1", [name, singletonKey]);
+      return rows[0]?.id;
+    },
+    /** Open jobs of the queue, and how many of them carry `data.owner = owner`. */
+    async openCounts(name: string, owner: string): Promise<{ open: number; owners: number }> {
+      const [row] = await sql<{ open: string; owners: string }>(
+        "SELECT count(*) AS open, count(*) FILTER (WHERE data->>'owner' = $2) AS owners FROM pgboss.job WHERE name = $1 AND state < 'completed'",
+        [name, owner],
+      );
+      return { open: Number(row?.open ?? 0), owners: Number(row?.owners ?? 0) };
+    },
+    /** A job's state, data, output and (while it waits) its place in line, in pg-boss's fetch order. */
+    async status(name: string, id: string): Promise<JobStatus | null> {
+      const [row] = await sql<JobStatus & { position: string | null }>(
+        `SELECT j.state, j.data, j.output,
+           CASE WHEN j.state < 'active' THEN 1 + (SELECT count(*) FROM pgboss.job w WHERE w.name = j.name AND w.state < 'active'
+             AND (w.priority > j.priority OR (w.priority = j.priority AND (w.created_on, w.id) < (j.created_on, j.id)))) END AS position
+         FROM pgboss.job j WHERE j.name = $1 AND j.id = $2`,
+        [name, id],
+      );
+      if (!row) return null;
+      return { state: row.state, data: row.data ?? {}, output: row.output ?? null, ...(row.position !== null ? { position: Number(row.position) } : {}) };
+    },
+    /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
+    async keep(name: string, id: string) {
+      await sql(`UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || '{"keep":true}'::jsonb WHERE name = $1 AND id = $2`, [name, id]);
+    },
+    /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
+    async cancelUnlessKept(name: string, id: string): Promise<boolean> {
+      const rows = await sql(
+        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = $2 AND state < 'completed' AND NOT coalesce((data->>'keep')::boolean, false) RETURNING 1`,
+        [name, id],
+      );
+      if (rows.length) running.get(id)?.abort();
+      return rows.length > 0;
     },
     /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
     every(name: string, cron: string) {

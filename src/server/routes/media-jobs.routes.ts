@@ -1,0 +1,20 @@
+// Where a media job stands, for clients that asked the tools not to wait (Prefer: respond-async):
+// GET /api/media-jobs/:id. The id is unguessable and only given to those who asked.
+import type { FastifyRequest } from 'fastify';
+import type { ZApp } from '../types.js';
+import type { AppContext } from '../context.js';
+import { mediaJobParams, mediaJobSchema, RESPOND_ASYNC } from '../../shared/contracts/index.js';
+
+/** True when the request says `Prefer: respond-async` (RFC 7240). */
+export const respondAsync = (request: FastifyRequest) =>
+  String(request.headers.prefer ?? '')
+    .split(',')
+    .some((p) => p.trim().toLowerCase() === RESPOND_ASYNC);
+
+export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
+  app.get(
+    '/api/media-jobs/:id',
+    { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
+    async (request) => ctx.services.mediaJobs.status(request.params.id),
+  );
+}

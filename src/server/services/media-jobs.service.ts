@@ -1,0 +1,232 @@
+// Media work on the job queue (issue 21, decision 0022): audio extraction, transcription, 1080p
+// remux and photo-post rendering are jobs on the `media` queue, run by any node that works jobs
+// (PROCESS_ROLE all|worker), MEDIA_CONCURRENCY at a time on each. A request submits the job of its
+// result key, or joins the one already open, and waits for it: on the node that runs it the
+// handler tells it at once, from any other node it polls the job. When the last request waiting
+// on a node leaves, the job is cancelled, unless someone asked for it without waiting (a 202).
+// Pro's jobs go before free users'; among equals, the owner with fewer open jobs goes first.
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { JobQueue, JobStatus, QueueDefinition } from '../adapters/jobs/job-queue.js';
+import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
+import { AppError, infrastructureError } from '../errors.js';
+import type { MediaResultsService } from './media-results.service.js';
+
+export const MEDIA_QUEUE = 'media';
+/** A request that asked not to wait (Prefer: respond-async) still gets a result this fast one at once. */
+const ASYNC_AFTER_MS = 1500;
+const POLL_MAX_MS = 1000;
+
+export interface MediaJobRequest {
+  /** The handler: 'audio', 'transcript', 'remux', 'images', 'slideshow'. */
+  kind: string;
+  /** The media result it stores (one job per key). */
+  key: string;
+  /** What the handler needs to redo the lookup on any node (plain JSON). */
+  data: Record<string, unknown>;
+  who?: JobOwner;
+  /** False where the caller has its own fallback (a remux falls back to the next file): no retries. */
+  retry?: boolean;
+}
+export type MediaJobHandler = (data: Record<string, unknown>, signal: AbortSignal, who: JobOwner) => Promise<MediaResult>;
+export type PendingJob = MediaJobView & { state: 'queued' | 'running' };
+
+export interface MediaJobsDeps {
+  queue: JobQueue;
+  results: MediaResultsService;
+  logger: Logger;
+  /** This node's MEDIA_CONCURRENCY and MEDIA_QUEUE_LIMIT: the open jobs admitted. */
+  concurrency: number;
+  maxQueue: number;
+  /** How long a request waits for its job before answering media.busy (the job goes on). */
+  waitMs: number;
+  /** A job running longer than this (plus a minute) was lost with its worker and runs again. */
+  timeoutSeconds: number;
+}
+
+type Outcome = { row: MediaResult } | { err: AppError };
+
+const busy = () =>
+  new AppError(503, 'media.busy', 'The media workers are busy right now. Please try again in a few seconds.', {}, { 'retry-after': '10' });
+const aborted = () => new AppError(499, 'request.aborted', 'The request was cancelled.');
+const interrupted = () => new AppError(503, 'media.interrupted', 'Processing was interrupted on our side. Please try again.', {}, { 'retry-after': '5' });
+/** Trouble reaching the platform is worth another try after a pause; answers about the link and our own faults are final. */
+const retryable = (err: unknown) => err instanceof AppError && err.status >= 500 && err.code.startsWith('upstream.');
+
+/** The error a job ended with, as it was thrown on whichever node ran it. */
+function errorFrom(output: Record<string, unknown> | null): AppError {
+  const e = (output?.error ?? output) as { status?: number; code?: string; message?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } | null;
+  if (!e || typeof e.status !== 'number' || typeof e.code !== 'string') return interrupted();
+  return new AppError(e.status, e.code, e.message ?? '', e.extra ?? {}, e.headers ?? {});
+}
+
+export function createMediaJobs(deps: MediaJobsDeps) {
+  const queue: QueueDefinition = {
+    name: MEDIA_QUEUE,
+    policy: 'stately',
+    cancellable: true,
+    concurrency: deps.concurrency,
+    retryLimit: 2,
+    retryDelaySeconds: 1,
+    expireInSeconds: deps.timeoutSeconds + 60,
+  };
+  const ownerShare = Math.max(1, Math.ceil(deps.maxQueue / 2));
+  const handlers = new Map<string, MediaJobHandler>();
+  const settled = new EventEmitter().setMaxListeners(0);
+  const waiting = new Map<string, number>();
+  let admission: Promise<unknown> = Promise.resolve();
+
+  function toAppError(err: unknown, kind: string): AppError {
+    if (err instanceof AppError) return err;
+    const ours = infrastructureError(err);
+    if (ours) return ours;
+    deps.logger.error({ err, kind }, 'media job failed');
+    return new AppError(500, 'internal', 'Something went wrong on our side. Please try again.');
+  }
+
+  async function handle(id: string, data: Record<string, unknown>, signal: AbortSignal, willRetry: boolean) {
+    const kind = String(data.kind);
+    const run = handlers.get(kind);
+    const who: JobOwner = { owner: typeof data.owner === 'string' ? data.owner : undefined, priority: Number(data.priority ?? 0) };
+    try {
+      if (!run) throw interrupted(); // a node of another release; it is not this request's fault
+      // A second job of the key (queued while the first ran) finds the first one's result.
+      const row = (await deps.results.find(String(data.key))) ?? (await run(data, signal, who));
+      settled.emit(id, { row } satisfies Outcome);
+      return { stored: row.key };
+    } catch (err) {
+      // Cancelled (nobody waits) or this node stopping: the queue retries what is still wanted.
+      if (signal.aborted) throw err;
+      if (retryable(err) && data.retry !== false && willRetry) throw err;
+      const e = toAppError(err, kind);
+      settled.emit(id, { err: e } satisfies Outcome);
+      // Ended, not failed: a final answer is never retried; waiters on any node read it here.
+      return { error: { status: e.status, code: e.code, message: e.message, extra: e.extra, headers: e.headers } };
+    }
+  }
+
+  /** The open job of the key, or a new one when the line has room; one admission at a time here. */
+  function submit(req: MediaJobRequest, keep: boolean): Promise<string> {
+    const turn = admission.then(async () => {
+      const open = await deps.queue.openJob(MEDIA_QUEUE, req.key);
+      if (open) {
+        if (keep) await deps.queue.keep(MEDIA_QUEUE, open);
+        return open;
+      }
+      const owner = req.who?.owner ?? '';
+      const counts = await deps.queue.openCounts(MEDIA_QUEUE, owner);
+      if (counts.open >= deps.concurrency + deps.maxQueue || (owner && counts.owners >= deps.concurrency + ownerShare)) throw busy();
+      const plan = req.who?.priority ?? 0;
+      const data = { ...req.data, kind: req.kind, key: req.key, owner, priority: plan, retry: req.retry !== false, keep };
+      const id = await deps.queue.send(MEDIA_QUEUE, data, { priority: plan * 1000 + Math.max(0, 999 - counts.owners), singletonKey: req.key });
+      // Null: another node queued the key's job a moment ago.
+      return id ?? (await deps.queue.openJob(MEDIA_QUEUE, req.key)) ?? Promise.reject(busy());
+    });
+    admission = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Resolves on this node's news of the job, after `ms`, or when the request leaves. */
+  function news(id: string, ms: number, signal?: AbortSignal): Promise<Outcome | null> {
+    return new Promise((resolve) => {
+      const done = (o: Outcome | null) => {
+        clearTimeout(timer);
+        settled.off(id, done);
+        signal?.removeEventListener('abort', leave);
+        resolve(o);
+      };
+      const leave = () => done(null);
+      const timer = setTimeout(done, ms, null);
+      settled.once(id, done);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  /** The job's result; null when `limitMs` passed first. `ref.id` follows a job started again. */
+  async function outcome(ref: { id: string }, req: MediaJobRequest, signal: AbortSignal | undefined, limitMs: number): Promise<MediaResult | null> {
+    const deadline = Date.now() + limitMs;
+    for (let pause = 25; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
+      if (signal?.aborted) throw aborted();
+      const s = await deps.queue.status(MEDIA_QUEUE, ref.id);
+      if (s?.state === 'failed') throw errorFrom(s.output);
+      if (s?.state === 'completed' || !s) {
+        if (s?.output?.error) throw errorFrom(s.output);
+        const row = await deps.results.find(req.key);
+        if (row) return row;
+        if (s) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      }
+      // Cancelled when everyone waiting on another node left, or gone from the table: this request still waits.
+      if (!s || s.state === 'cancelled') {
+        ref.id = await submit(req, false);
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      const heard = await news(ref.id, Math.min(pause, left), signal);
+      if (heard && 'row' in heard) return heard.row;
+      if (heard) throw heard.err;
+    }
+  }
+
+  const count = (key: string, d: number) => {
+    const n = (waiting.get(key) ?? 0) + d;
+    if (n > 0) waiting.set(key, n);
+    else waiting.delete(key);
+    return n;
+  };
+
+  function view(id: string, s: JobStatus | null): MediaJobView {
+    if (!s) throw new AppError(404, 'media.job_not_found', 'This job does not exist any more. Run the tool again.');
+    if (s.state === 'created' || s.state === 'retry') return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
+    if (s.state === 'active') return { id, state: 'running' };
+    if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };
+    const e = s.state === 'cancelled' ? interrupted() : errorFrom(s.output);
+    return { id, state: 'failed', error: { code: e.code, message: e.message } };
+  }
+
+  return {
+    /** What runs a kind of job (the services register theirs). */
+    register(kind: string, handler: MediaJobHandler) {
+      handlers.set(kind, handler);
+    },
+    /** Declares the queue (every node submits) and, on nodes that work jobs, runs them. */
+    async start(work: boolean) {
+      await deps.queue.define(queue);
+      if (work) await deps.queue.work(queue, ({ id, data, signal, willRetry }) => handle(id, data, signal, willRetry));
+    },
+    /** Requests on this node waiting for the result of `key`. */
+    waiting: (key: string) => waiting.get(key) ?? 0,
+
+    /**
+     * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
+     * moment answer where the job stands instead (it goes on without anyone connected).
+     */
+    async run(req: MediaJobRequest, signal?: AbortSignal, opts: { respondAsync?: boolean } = {}): Promise<MediaResult | PendingJob> {
+      const stored = await deps.results.find(req.key);
+      if (stored) return stored;
+      if (signal?.aborted) throw aborted();
+      const ref = { id: await submit(req, !!opts.respondAsync) };
+      count(req.key, 1);
+      try {
+        const row = await outcome(ref, req, signal, opts.respondAsync ? ASYNC_AFTER_MS : deps.waitMs);
+        if (row) return row;
+        if (!opts.respondAsync) {
+          await deps.queue.keep(MEDIA_QUEUE, ref.id); // told to come back: the work goes on
+          throw busy();
+        }
+        return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id)) as PendingJob;
+      } finally {
+        // The last request on this node left: stop the work, unless someone comes back for it.
+        if (count(req.key, -1) === 0 && signal?.aborted) await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
+      }
+    },
+
+    /** Where a media job stands (GET /api/media-jobs/:id). */
+    async status(id: string): Promise<MediaJobView> {
+      return view(id, await deps.queue.status(MEDIA_QUEUE, id));
+    },
+  };
+}
+export type MediaJobs = ReturnType<typeof createMediaJobs>;

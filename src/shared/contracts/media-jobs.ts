@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * Where a media job (audio extraction, captions) stands. The tools' POST answers 202 with this
+ * when the request says `Prefer: respond-async` and the result is not ready at once; the client
+ * then reads GET /api/media-jobs/:id until it is done and asks again for the result (kept by then).
+ */
+export const mediaJobSchema = z.object({
+  id: z.string(),
+  state: z.enum(['queued', 'running', 'done', 'failed']),
+  /** While queued: 1 = next to run. */
+  position: z.number().int().min(1).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type MediaJobView = z.infer<typeof mediaJobSchema>;
+
+export const mediaJobParams = z.object({ id: z.string().uuid('Unknown job') });
+
+/** The header a client sends to get a 202 instead of waiting (RFC 7240). */
+export const RESPOND_ASYNC = 'respond-async';
