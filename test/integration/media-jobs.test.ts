@@ -1,0 +1,182 @@
+// Media work as queue jobs (issue 21): a client that asks not to wait gets the job's place in line
+// and follows it to done; Pro's jobs run before free users' and owners take turns; a request waits
+// up to MEDIA_WAIT_SECONDS while the job goes on; on PostgreSQL a web node's job is run by a
+// worker node, and stops there when the only waiting request leaves.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../src/server/db/client.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createPostgresDatabase, DB_KINDS } from '../helpers/test-db.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeS3 } from '../fakes/fake-s3.js';
+import { toneMp4 } from '../fakes/media-samples.js';
+
+const async = { prefer: 'respond-async' };
+const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
+/** A video whose download takes a few seconds (it holds the one media worker meanwhile). */
+const slowVideo = (tt: FakeTikTok) => tt.addVideo({ media: { file: toneMp4(20) }, duration: 20, bytesPerSecond: 150_000 });
+
+describe.each(DB_KINDS)('media jobs (%s)', (db) => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', MEDIA_CONCURRENCY: '1', MEDIA_QUEUE_LIMIT: '10' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it('answers 202 with the place in line when asked not to wait, follows the job to done, then serves the kept result', async () => {
+    const [a, b] = [await t.signUp({ pro: true }), await t.signUp({ pro: true })];
+    const slow = slowVideo(tt);
+    const first = a.post('/api/audio/extract', { url: slow.url });
+    await expect.poll(() => transfersOf(tt, slow.id).length, { timeout: 10_000 }).toBe(1);
+
+    const other = tt.addVideo({ media: { file: toneMp4(3) }, duration: 3 });
+    const res = await b.post('/api/audio/extract', { url: other.url }, async);
+    expect(res.status).toBe(202);
+    const job = await res.json();
+    expect(job).toMatchObject({ state: 'queued', position: 1 });
+    expect(job.id).toMatch(/^[0-9a-f-]{36}$/);
+    const seen: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const s = await (await b.get(`/api/media-jobs/${job.id}`)).json();
+          if (seen.at(-1) !== s.state) seen.push(s.state);
+          return s.state;
+        },
+        { timeout: 30_000, interval: 50 },
+      )
+      .toBe('done');
+    expect(seen[0]).toBe('queued');
+    expect((await first).status).toBe(200);
+
+    const sent = transfersOf(tt, other.id).length;
+    const kept = await b.post('/api/audio/extract', { url: other.url }, async);
+    expect(kept.status).toBe(200);
+    expect((await kept.json()).audioUrl).toMatch(/^\/api\/media\/audio\//);
+    expect(transfersOf(tt, other.id).length).toBe(sent);
+  });
+
+  it('refuses unknown and malformed job ids, and free users', async () => {
+    const pro = await t.signUp({ pro: true });
+    const unknown = await pro.get('/api/media-jobs/00000000-0000-4000-8000-000000000000');
+    expect([unknown.status, (await unknown.json()).code]).toEqual([404, 'media.job_not_found']);
+    expect((await pro.get('/api/media-jobs/not-a-job')).status).toBe(400);
+    const free = await t.signUp();
+    expect((await free.get('/api/media-jobs/00000000-0000-4000-8000-000000000000')).status).toBe(403);
+  });
+
+  it("runs Pro's jobs before free users' and lets owners take turns", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-probe-'));
+    t.ctx.services.mediaJobs.register('probe', async (data) => {
+      const name = String(data.name);
+      order.push(name);
+      if (name === 'blocker') await gate;
+      const file = path.join(dir, `${name}.txt`);
+      fs.writeFileSync(file, name);
+      return t.ctx.services.mediaResults.save({ key: String(data.key), kind: 'probe', videoId: null, file, ext: 'txt', contentType: 'text/plain', size: name.length, meta: {} });
+    });
+    const tag = Date.now();
+    const run = (name: string, owner: string, priority: number) =>
+      t.ctx.services.mediaJobs.run({ kind: 'probe', key: `probe:${tag}:${name}`, data: { name }, who: { owner, priority } });
+    const blocker = run('blocker', 'x', 2);
+    await expect.poll(() => order, { timeout: 10_000 }).toEqual(['blocker']);
+    const names = [['free-1', 'f', 1], ['free-2', 'f', 1], ['pro-p1', 'p', 2], ['pro-p2', 'p', 2], ['pro-q1', 'q', 2]] as const;
+    const rest = [];
+    // One after another (requests at the same moment have no order): each is in line before the next.
+    for (const [name, owner, priority] of names) {
+      rest.push(run(name, owner, priority));
+      await expect.poll(() => t.ctx.services.mediaJobs.waiting(`probe:${tag}:${name}`), { timeout: 10_000 }).toBe(1);
+    }
+    release();
+    await Promise.all([blocker, ...rest]);
+    expect(order).toEqual(['blocker', 'pro-p1', 'pro-q1', 'pro-p2', 'free-1', 'free-2']);
+  });
+});
+
+describe('media jobs: a request waits up to MEDIA_WAIT_SECONDS', () => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_WAIT_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it('answers media.busy with Retry-After while the job goes on, and the kept result next time', async () => {
+    const pro = await t.signUp({ pro: true });
+    const v = slowVideo(tt);
+    const res = await pro.post('/api/audio/extract', { url: v.url });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await res.json()).code).toBe('media.busy');
+    await expect.poll(async () => !!(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`)), { timeout: 30_000 }).toBe(true);
+    const again = await pro.post('/api/audio/extract', { url: v.url });
+    expect(again.status).toBe(200);
+    expect(transfersOf(tt, v.id)).toHaveLength(1);
+  });
+});
+
+describe('media jobs across nodes: a web node and a worker on one PostgreSQL', () => {
+  let tt: FakeTikTok;
+  let db: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let s3: Awaited<ReturnType<typeof startFakeS3>>;
+  const nodes: TestApp[] = [];
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    db = await createPostgresDatabase();
+    s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
+    const env = (role: string) => ({ UPSTREAM_HOST_MAP: tt.hostMapJson, PROCESS_ROLE: role, S3_ENDPOINT: s3.url, S3_BUCKET: 'smt-media', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' });
+    for (const role of ['web', 'worker']) nodes.push(await createTestApp({ database: await openPostgres(db.url), env: env(role) }));
+  });
+  afterAll(async () => {
+    for (const n of nodes) await n.close();
+    await db?.drop();
+    await tt?.close();
+    await s3?.close();
+  });
+
+  it('extracts on the worker for a request made on the web node', async () => {
+    const pro = await nodes[0].signUp({ pro: true });
+    const v = tt.addVideo({ media: { file: toneMp4(3) }, duration: 3 });
+    const res = await pro.post('/api/audio/extract', { url: v.url });
+    expect(res.status).toBe(200);
+    const { audioUrl } = await res.json();
+    // The file the worker stored, served by the web node.
+    const mp3 = await fetch(nodes[0].baseUrl + audioUrl);
+    expect(mp3.status).toBe(200);
+    expect((await mp3.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+  });
+
+  it("stops the worker's job when the only request waiting for it leaves", async () => {
+    const pro = await nodes[0].signUp({ pro: true });
+    const v = slowVideo(tt);
+    const ac = new AbortController();
+    const cookie = [...pro.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
+    const pending = fetch(`${nodes[0].baseUrl}/api/audio/extract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: nodes[0].baseUrl, cookie },
+      body: JSON.stringify({ url: v.url }),
+      signal: ac.signal,
+    }).catch((e: unknown) => e);
+    await expect.poll(() => transfersOf(tt, v.id).length, { timeout: 10_000 }).toBe(1);
+    ac.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    // The worker sees the cancellation within a poll and stops its CDN transfer, long before it would end.
+    await expect.poll(() => transfersOf(tt, v.id)[0].aborted, { timeout: 5_000 }).toBe(true);
+    expect(transfersOf(tt, v.id)[0].completed).toBe(false);
+    expect(await nodes[0].ctx.repos.mediaResults.findFresh(`audio:${v.id}`)).toBeUndefined();
+  });
+});
