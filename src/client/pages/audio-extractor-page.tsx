@@ -5,7 +5,8 @@ import { useMutation } from '@tanstack/react-query';
 import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react';
 import type { AudioResult } from '@shared/contracts/audio';
 import { isTikTokLink } from '@shared/tiktok-url';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { serverMessage } from '../lib/query-client';
+import { progressLabel, progressNote, requestMediaResult, type JobProgress } from '../lib/media-job';
 import { formatDuration, formatFileSize } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
@@ -14,9 +15,10 @@ import { AUDIO_UPSELL } from '../components/upsell-samples';
 export default function AudioExtractorPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<AudioResult | null>(null);
+  const [progress, setProgress] = useState<JobProgress>(null);
 
   const extract = useMutation({
-    mutationFn: async (link: string) => (await apiRequest('POST', '/api/audio/extract', { url: link })).json() as Promise<AudioResult>,
+    mutationFn: (link: string) => requestMediaResult<AudioResult>('/api/audio/extract', { url: link }, setProgress),
     onSuccess: (data) => {
       setResult(data);
       toast({ title: 'Audio extracted!', description: 'Your MP3 is ready to download.' });
@@ -51,7 +53,8 @@ export default function AudioExtractorPage() {
         onSubmit={submit}
         pending={extract.isPending}
         buttonLabel="Extract"
-        pendingLabel="Extracting..."
+        note={progressNote(progress)}
+        pendingLabel={progressLabel(progress, 'Extracting...')}
       />
       {result && (
         <section data-testid="audio-result" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">

@@ -5,7 +5,8 @@ import { useMutation } from '@tanstack/react-query';
 import { Captions, Clock, Copy, Download, Globe, ListOrdered, User } from 'lucide-react';
 import type { TranscriptionResult } from '@shared/contracts/transcription';
 import { shortClock, toSrt, toWebVtt, transcriptFileName } from '@shared/captions';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { serverMessage } from '../lib/query-client';
+import { progressLabel, progressNote, requestMediaResult, type JobProgress } from '../lib/media-job';
 import { formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
@@ -27,10 +28,11 @@ function transcriptText(r: TranscriptionResult): string {
 export default function AutoCaptionsPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<TranscriptionResult | null>(null);
+  const [progress, setProgress] = useState<JobProgress>(null);
 
   const generate = useMutation({
     mutationFn: async (link: string) => {
-      const data = (await (await apiRequest('POST', '/api/transcription/generate', { url: link })).json()) as TranscriptionResult;
+      const data = await requestMediaResult<TranscriptionResult>('/api/transcription/generate', { url: link }, setProgress);
       if (!data || !Array.isArray(data.segments)) throw new Error(INVALID_FORMAT);
       return data;
     },
@@ -76,7 +78,8 @@ export default function AutoCaptionsPage() {
         onSubmit={submit}
         pending={generate.isPending}
         buttonLabel="Generate Captions"
-        pendingLabel="Generating..."
+        note={progressNote(progress)}
+        pendingLabel={progressLabel(progress, 'Generating...')}
       />
       {r && (
         <section data-testid="captions-result" className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">

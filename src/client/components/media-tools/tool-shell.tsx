@@ -36,6 +36,8 @@ export function UrlToolForm(props: {
   pending: boolean;
   buttonLabel: string;
   pendingLabel: string;
+  /** Where a long job stands (queued, running), announced to screen readers too. */
+  note?: string;
 }) {
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -67,6 +69,9 @@ export function UrlToolForm(props: {
           {props.pending ? props.pendingLabel : props.buttonLabel}
         </button>
       </div>
+      <p role="status" data-testid="job-progress" className="mt-2 min-h-5 text-sm text-slate-600">
+        {props.pending ? props.note : ''}
+      </p>
     </form>
   );
 }
