@@ -1,7 +1,9 @@
 // The job queue (issue 21): enqueue-to-start latency (p50/p99) and what a job costs the database,
 // on PostgreSQL and PGlite; then batch items per minute with 1 and 2 worker processes on one
-// PostgreSQL database (web node enqueues, workers fetch from the fake CDN and store the files).
-// Run: `node scripts/build.mjs && npx tsx bench/jobs.bench.ts` (JOBS=200, ITEMS=40).
+// PostgreSQL database (web node enqueues, workers fetch from the fake CDN and store the files), and
+// audio extractions (media jobs) per minute the same way, all media kept in the S3 stand-in.
+// Run: `node scripts/build.mjs && npx tsx bench/jobs.bench.ts` (JOBS=200, ITEMS=40, AUDIO=24,
+// WORKER_MEDIA_CONCURRENCY=1).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +15,14 @@ import { openPglite, openPostgres, type Database } from '../src/server/db/client
 import { createPostgresDatabase } from '../test/helpers/test-db.js';
 import { startServer } from '../test/helpers/e2e.js';
 import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeS3 } from '../test/fakes/fake-s3.js';
+import { toneMp4 } from '../test/fakes/media-samples.js';
 
 const JOBS = Number(process.env.JOBS ?? 200);
 const ITEMS = Number(process.env.ITEMS ?? 40);
+const AUDIO = Number(process.env.AUDIO ?? 24);
+/** Media jobs at once per worker process (1: the second process brings the second core). */
+const PER_WORKER = process.env.WORKER_MEDIA_CONCURRENCY ?? '1';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const logger = pino({ level: 'silent' });
 
@@ -58,8 +65,10 @@ async function workerProcess(env: Record<string, string>): Promise<ChildProcess>
 async function throughput(workers: number) {
   const db = await createPostgresDatabase();
   const tt = await startFakeTikTok();
-  const env = { DATABASE_URL: db.url, UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: '2' };
-  const web = await startServer({ ...env, PROCESS_ROLE: 'web', VIDEO_INFO_PER_MINUTE: '100000' });
+  const s3 = await startFakeS3({ bucket: 'bench-media', accessKeyId: 'AKIDBENCH' });
+  // One media store for every node: a worker's result is served by the web node.
+  const env = { DATABASE_URL: db.url, UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: PER_WORKER, S3_ENDPOINT: s3.url, S3_BUCKET: 'bench-media', S3_ACCESS_KEY_ID: 'AKIDBENCH', S3_SECRET_ACCESS_KEY: 'bench-secret' };
+  const web = await startServer({ ...env, PROCESS_ROLE: 'web', VIDEO_INFO_PER_MINUTE: '100000', MEDIA_QUEUE_LIMIT: '1000' });
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++) children.push(await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }));
@@ -76,11 +85,21 @@ async function throughput(workers: number) {
       if (view.status !== 'queued' && view.status !== 'running') break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    return (ITEMS / (performance.now() - t0)) * 60_000;
+    const items = (ITEMS / (performance.now() - t0)) * 60_000;
+    // Audio extractions: AUDIO requests at once on the web node, each a media job on a worker.
+    const sound = toneMp4(20);
+    const links = Array.from({ length: AUDIO }, () => tt.addVideo({ media: { file: sound }, duration: 20 }).url);
+    const t1 = performance.now();
+    const answers = await Promise.all(links.map((url) => fetch(`${web.url}/api/audio/extract`, { method: 'POST', headers, body: JSON.stringify({ url }) })));
+    const audio = (AUDIO / (performance.now() - t1)) * 60_000;
+    const failed = answers.filter((r) => r.status !== 200).map((r) => r.status);
+    if (failed.length) throw new Error(`audio extractions failed: ${failed.join(', ')}`);
+    return { items, audio };
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await web.stop();
     await tt.close();
+    await s3.close();
     await db.drop();
   }
 }
@@ -106,5 +125,7 @@ console.log(`  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms,
 console.log(`  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`);
 const one = await throughput(1);
 const two = await throughput(2);
-console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=2 per worker:`);
-console.log(`  1 worker process: ${one.toFixed(0)} items/min; 2 worker processes: ${two.toFixed(0)} items/min (${(two / one).toFixed(2)}x)`);
+console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
+console.log(`  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`);
+console.log(`${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
+console.log(`  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`);

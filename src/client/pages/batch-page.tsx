@@ -52,10 +52,11 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
           const s = STATE[item.status];
           return (
             <li key={`${i}-${item.url}`} data-status={item.status} className="flex flex-col gap-1 py-2 text-sm sm:flex-row sm:items-center sm:justify-between">
-              <span className="min-w-0 truncate text-slate-800" title={item.url}>
+              <span className="min-w-0 truncate text-slate-800 sm:flex-1" title={item.url}>
                 {item.title ?? item.url}
               </span>
-              <span className={`inline-flex shrink-0 items-center gap-1.5 ${s.tone}`}>
+              {/* A long error wraps in its own column instead of squeezing the link away. */}
+              <span className={`inline-flex items-center gap-1.5 sm:max-w-[60%] sm:shrink-0 [&>svg]:shrink-0 ${s.tone}`}>
                 {s.icon}
                 {s.label(item)}
               </span>
