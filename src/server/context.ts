@@ -84,7 +84,8 @@ export function createContext(config: Config, database: Database, logger: Logger
   };
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
-    oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter(config.oidc) : null,
+    // OIDC requests go through the guarded client too (the issuer's origin, decision 0017).
+    oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter({ ...config.oidc, hostMap: config.UPSTREAM_HOST_MAP }) : null,
     // PayPal's API gets an operator client of its configured origin (as do transcription and LLM);
     // certificate URLs named by webhook deliveries go through the shared guarded client.
     billing: overrides.billing ?? createBillingAdapters(config, http),

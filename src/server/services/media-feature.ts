@@ -32,6 +32,7 @@ export function createMediaStoreFromConfig(config: Config): MediaStore {
       region: config.S3_REGION,
       accessKeyId: config.S3_ACCESS_KEY_ID!,
       secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+      hostMap: config.UPSTREAM_HOST_MAP, // the S3 fetch is guarded: this origin only (decision 0017)
     });
   }
   return createLocalStore(path.join(config.DATA_DIR, 'media'));

@@ -36,6 +36,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher, type FormData } from 'undici';
 import { BulkUnsupported, bulkGet, type UpstreamResponse } from './bulk-transport.js';
 import { createBulkPool } from './bulk-pool.js';
@@ -65,10 +66,13 @@ export interface HttpClientOptions {
 
 export interface RequestOptions {
   allow: readonly HostPattern[];
-  method?: 'GET' | 'HEAD' | 'POST';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
-  /** A form must be undici's FormData: the global one does not encode through undici.request. */
-  body?: string | Buffer | FormData;
+  /**
+   * A form must be undici's FormData: the global one does not encode through undici.request. A
+   * Readable streams (an upload): it cannot be sent twice, so a redirect that would repeat it fails.
+   */
+  body?: string | Buffer | FormData | Readable;
   jar?: CookieJar;
   signal?: AbortSignal;
   maxRedirects?: number;
@@ -198,6 +202,10 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;
+        }
+        if (body instanceof Readable) {
+          check(next, o); // a redirect leaving the policy is refused as such
+          throw new HttpClientError('unavailable', 'The endpoint redirected an upload, which cannot be sent twice.');
         }
         url = next;
         continue;

@@ -4,3 +4,4 @@ export { createHttpClient, HttpClientError, PAGE_MAX_BYTES, type HttpClient, typ
 export { CookieJar, type StoredCookies } from './cookie-jar.js';
 export { hostAllowed, hostMatches, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 export { createOperatorClient, type OperatorClient, type OperatorClientOptions, type OperatorResponse } from './operator-client.js';
+export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';

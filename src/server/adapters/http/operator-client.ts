@@ -7,7 +7,7 @@
  * when it is or resolves to a private or loopback address (a local whisper server, a fake in
  * tests): the operator chose it. Any other URL, and every redirect leaving the origin (another
  * host, 169.254.169.254, another port or scheme), is refused with `upstream.blocked` before any
- * connection is made. Answers are read whole up to `maxBytes` (`upstream.too_large` beyond);
+ * connection is made. Answers are read whole (or streamed: `body`) up to `maxBytes` (`upstream.too_large` beyond);
  * `timeoutMs` bounds the wait for headers and every silence in the body (callers add their own
  * overall deadline as a signal). UPSTREAM_HOST_MAP (tests) re-routes below this layer as usual.
  *
@@ -18,6 +18,7 @@
  *   const res = await api.request(`${base}/v1/things`, { method: 'POST', headers, body, signal });
  *   res.status; res.header('retry-after'); await res.text(); await res.dump();
  */
+import type { Readable } from 'node:stream';
 import type { FormData } from 'undici';
 import { createHttpClient } from './http-client.js';
 import type { HttpResponse } from './response.js';
@@ -40,11 +41,13 @@ export interface OperatorClientOptions {
 }
 
 export interface OperatorRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
-  /** undici's FormData (`import { FormData } from 'undici'`), not the global one. */
-  body?: string | Buffer | FormData;
+  /** undici's FormData (`import { FormData } from 'undici'`), not the global one; a Readable streams. */
+  body?: string | Buffer | FormData | Readable;
   signal?: AbortSignal;
+  /** Overrides the client's redirect limit for this request (0 = return a 3xx as it is). */
+  maxRedirects?: number;
 }
 
 export interface OperatorResponse {
@@ -52,6 +55,9 @@ export interface OperatorResponse {
   /** Final URL (after same-origin redirects). */
   url: string;
   header(name: string): string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as a stream (relayed, not read whole), cut with `upstream.too_large` past maxBytes. */
+  body: Readable;
   text(): Promise<string>;
   bytes(): Promise<Buffer>;
   /** Discard the body and free the connection (an answer not read must be dumped). */
@@ -78,12 +84,15 @@ export function createOperatorClient(o: OperatorClientOptions) {
         headers: r.headers,
         body: r.body,
         signal: r.signal,
-        maxRedirects: o.maxRedirects ?? 3,
+        maxRedirects: r.maxRedirects ?? o.maxRedirects ?? 3,
+        maxBytes: o.maxBytes,
       });
       return {
         status: res.status,
         url: res.url,
         header: (name) => res.header(name),
+        headers: res.headers,
+        body: res.body,
         text: () => res.text(o.maxBytes),
         bytes: () => res.bytes(o.maxBytes),
         dump: () => res.dump(),

@@ -100,8 +100,9 @@ function byteCeiling(max: number, onExceed: () => void): Transform {
     transform(chunk: Buffer, _enc, cb) {
       seen += chunk.length;
       if (seen > max) {
-        onExceed();
-        return cb(new HttpClientError('too_large', 'The file is larger than allowed.'));
+        // Fail this stream first, then cut the upstream: its premature close must not hide the cause.
+        cb(new HttpClientError('too_large', 'The file is larger than allowed.'));
+        return onExceed();
       }
       cb(null, chunk);
     },
