@@ -21,6 +21,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import type net from 'node:net';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -59,7 +60,14 @@ export interface AddVideoOptions {
   hevc?: { gears: Record<string, string | null>; sounds: Array<string | null>; cutGearsAfterBytes?: number };
 }
 
-export interface Transfer { path: string; status: number; bytesSent: number; completed: boolean; aborted: boolean }
+/**
+ * One CDN response body. `completed`: every byte was written to the socket, which is not proof the
+ * client read them: the kernel's socket buffers (several MB on loopback, more on a kept-alive
+ * connection whose buffers grew) can hold a whole file the client never reads. `reset`: the client
+ * closed the connection with part of this response unread (the kernel answers that with a TCP
+ * reset), so it dropped the rest. A file the client took whole is `completed && !reset`.
+ */
+export interface Transfer { path: string; status: number; bytesSent: number; completed: boolean; aborted: boolean; reset: boolean }
 
 function mediaSize(m: Media): number {
   if ('file' in m) return fs.statSync(m.file).size;
@@ -280,8 +288,9 @@ export async function startFakeTikTok() {
     headers['content-length'] = end - start;
     res.writeHead(range && (range[1] || range[2]) ? 206 : 200, headers);
     if (req.method === 'HEAD') return res.end();
-    const t: Transfer = { path: pathname, status: res.statusCode, bytesSent: 0, completed: false, aborted: false };
+    const t: Transfer = { path: pathname, status: res.statusCode, bytesSent: 0, completed: false, aborted: false, reset: false };
     transfers.push(t);
+    watchReset(req.socket, t);
     const stop = s.cutAfterBytes !== undefined ? Math.min(end, start + s.cutAfterBytes) : end;
     const source = 'file' in s.media ? fs.createReadStream(s.media.file, { start, end: stop - 1 }) : 'bytes' in s.media ? patternlessBytes(s.media.bytes, start, stop) : patternStream(start, stop);
     source.on('data', (c: Buffer) => (t.bytesSent += c.length));
@@ -297,6 +306,13 @@ export async function startFakeTikTok() {
     } catch {
       t.aborted = true;
     }
+  }
+
+  // The latest transfer on each (kept-alive) connection: a reset concerns that one.
+  const latest = new WeakMap<net.Socket, Transfer>();
+  function watchReset(socket: net.Socket, t: Transfer) {
+    if (!latest.has(socket)) socket.once('close', (hadError) => hadError && (latest.get(socket)!.reset = true));
+    latest.set(socket, t);
   }
 
   const server = http.createServer((req, res) => {
@@ -331,6 +347,9 @@ export async function startFakeTikTok() {
     }
     void serveMedia(req, res, url.pathname, s);
   });
+  // Idle kept-alive connections are closed by our client (bulk pool: 4 s), never first by the fake:
+  // closing one whose last response sits unread in the socket buffers would hide the client's reset.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const hostMap = { '*.tiktok.com': origin, 'tiktok.com': origin, '*.tiktokcdn-us.com': origin, '*.tiktokcdn.com': origin, '*.tiktokv.com': origin };
