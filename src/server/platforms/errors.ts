@@ -1,5 +1,6 @@
 // Link helpers every platform shares; their failures are the catalogue's neutral codes
 // (shared/error-messages.ts, issue 19), each platform naming itself in `params.platform`.
+
 /** Sites people paste that no platform module handles yet, named so the message can say so. */
 const NOT_YET: Array<[RegExp, string]> = [
   [/(^|\.)instagram\.com$/i, 'Instagram'],
