@@ -1,4 +1,5 @@
-// Every failure leaves as `{ message, code }` with a 4xx or 5xx; never a stack trace.
+// Every failure leaves as `{ message, code, params? }` (the error catalogue, decision 0020) with a 4xx
+// or 5xx; never a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, fail, infrastructureError, loggableError } from '../errors.js';
@@ -15,7 +16,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const field = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
-      if (!issue?.message) return send(fail('request.invalid', { variant: 'unknown' }));
+      if (issue?.message === undefined) return send(fail('request.invalid', { variant: 'unknown' }));
       return send(field && !/required|valid|must|least|most|too/i.test(issue.message)
         ? fail('request.invalid', { variant: 'field', field, issue: issue.message })
         : fail('request.invalid', { issue: issue.message }));

@@ -36,7 +36,7 @@ export function createWorkerPool(opts: { concurrency: number; maxQueue: number; 
   let served = 0;
   const queue: Waiting[] = [];
   const busy = () =>
-    fail('media.busy', undefined, {}, opts.retryAfterSeconds ? retryAfter(opts.retryAfterSeconds) : {});
+    fail('media.busy', undefined, {}, opts.retryAfterSeconds === undefined ? {} : retryAfter(opts.retryAfterSeconds));
 
   /**
    * The next job: highest priority; then the owner running the fewest jobs; then the owner served
