@@ -5,7 +5,7 @@ import { openDatabase } from './db/client.js';
 import { createUsersRepository } from './db/repositories/users.repository.js';
 import { adminCommandSchema, createAdminService } from './services/admin.service.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
-import { AppError } from './errors.js';
+import { AppError, fail } from './errors.js';
 import { billingSetup } from './services/billing-setup.js';
 import { makeDataDirPrivate } from './lib/private-data-dir.js';
 
@@ -25,12 +25,12 @@ export const extraCommands: Record<string, Handler> = { 'billing:setup': (config
 
 async function runUserCommand(config: Config, body: unknown): Promise<string> {
   const parsed = adminCommandSchema.safeParse(body);
-  if (!parsed.success) throw new AppError(400, 'cli.invalid', parsed.error.issues[0].message);
+  if (!parsed.success) throw fail('cli.invalid', { reason: parsed.error.issues[0].message });
   if (!config.DATABASE_URL) {
     // PGlite: a running server owns the database, so ask it; else open the database here.
     const answer = await sendAdminCommand(config.DATA_DIR, parsed.data);
     if (answer) {
-      if (answer.status >= 400) throw new AppError(answer.status, 'cli.failed', answer.message);
+      if (answer.status >= 400) throw fail('cli.failed', { reason: answer.message });
       return answer.message;
     }
   }
@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<string> {
     default: {
       const extra = command ? extraCommands[command] : undefined;
       if (extra) return extra(config, { positionals, values });
-      throw new AppError(400, 'cli.usage', USAGE);
+      throw fail('cli.usage', { usage: USAGE });
     }
   }
 }

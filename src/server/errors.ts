@@ -1,5 +1,8 @@
-// One error type for every expected failure. The error handler turns it into the API envelope
-// `{ message, code }` (plus any extra fields, e.g. `limitReached`).
+// One error type for every expected failure, built from the error catalogue (shared/error-messages.ts,
+// decision 0020). The error handler turns it into the API envelope `{ message, code, params? }`
+// (plus any extra fields, e.g. `limitReached`).
+import { ERROR_CATALOGUE, renderError, type ErrorCode, type ErrorParams, type ErrorParamValues } from '../shared/error-messages.js';
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -7,20 +10,52 @@ export class AppError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    /** The catalogue template's params, sent so a client can render (or translate) the text itself. */
+    readonly params?: ErrorParamValues,
   ) {
     super(message);
     this.name = 'AppError';
   }
 }
 
-export const badRequest = (message: string, code = 'request.invalid') => new AppError(400, code, message);
-export const unauthorized = (message = 'Please sign in to continue.', code = 'auth.required') =>
-  new AppError(401, code, message);
-export const forbidden = (message: string, code: string) => new AppError(403, code, message);
-export const notFound = (message = 'Not found.', code = 'not_found') => new AppError(404, code, message);
-export const conflict = (message: string, code: string) => new AppError(409, code, message);
-export const proRequired = () =>
-  new AppError(403, 'billing.pro_required', 'This is a Pro feature. Upgrade to use it.');
+type Headers = Record<string, string>;
+type Extra = Record<string, unknown>;
+/** Params may be left out only when the default template has no placeholder. */
+export type FailArgs<C extends ErrorCode> = {} extends ErrorParams<C>
+  ? [params?: ErrorParams<C>, extra?: Extra, headers?: Headers]
+  : [params: ErrorParams<C>, extra?: Extra, headers?: Headers];
+
+/** The catalogue's status, message and parts of an error (for subclasses such as HttpClientError). */
+export function catalogued(code: ErrorCode, params?: ErrorParamValues, headers: Headers = {}) {
+  const message = renderError(code, params);
+  // The types make this unreachable; a wrong variant from untyped code must still not send "undefined".
+  if (message === undefined) throw new Error(`error catalogue: cannot render ${code} with ${JSON.stringify(params)}`);
+  const entry: { status: number; retryAfter?: number } = ERROR_CATALOGUE[code];
+  const defaults: Headers = entry.retryAfter ? { 'retry-after': String(entry.retryAfter) } : {};
+  const sent = params && Object.keys(params).length ? params : undefined;
+  return { status: entry.status, message, headers: { ...defaults, ...headers }, params: sent };
+}
+
+/** The one way to raise an expected failure: `throw fail('video.private', { platform: 'TikTok' })`. */
+export function fail<C extends ErrorCode>(code: C, ...[params, extra, headers]: FailArgs<C>): AppError {
+  const e = catalogued(code, params as ErrorParamValues | undefined, headers);
+  return new AppError(e.status, code, e.message, extra, e.headers, e.params);
+}
+
+/**
+ * An error that crossed a process boundary (a media job's output, decision 0022), rebuilt from the
+ * catalogue by its code and params; null when the code is not one of ours.
+ */
+export function revive(e: { code?: unknown; params?: unknown; extra?: unknown; headers?: unknown } | null | undefined): AppError | null {
+  if (!e || typeof e.code !== 'string' || !(e.code in ERROR_CATALOGUE)) return null;
+  const params = (e.params ?? undefined) as ErrorParamValues | undefined;
+  if (renderError(e.code as ErrorCode, params) === undefined) return null;
+  const c = catalogued(e.code as ErrorCode, params, (e.headers ?? {}) as Headers);
+  return new AppError(c.status, e.code, c.message, (e.extra ?? {}) as Extra, c.headers, c.params);
+}
+
+/** A Retry-After header of so many seconds (rate limits say how long the wait is). */
+export const retryAfter = (seconds: number): Headers => ({ 'retry-after': String(seconds) });
 
 /**
  * Our own faults, told apart from bugs: the database unreachable or restarting (503) and a full
@@ -32,14 +67,14 @@ export function infrastructureError(err: unknown): AppError | null {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === '53100') {
-      return new AppError(507, 'storage.full', 'The server has run out of storage space. Please try again later.', {}, { 'retry-after': '60' });
+      return fail('storage.full');
     }
     if (typeof message === 'string' && message.startsWith('Failed query')) viaQuery = true;
     const network = viaQuery && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code as string);
     const pgDown = network || (typeof code === 'string' && /^(08|57P0|53300)/.test(code));
     const lost = typeof message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
     if (pgDown || lost) {
-      return new AppError(503, 'service.database_unavailable', 'The service is briefly unavailable (database). Please try again in a few seconds.', {}, { 'retry-after': '5' });
+      return fail('service.database_unavailable');
     }
   }
   return null;

@@ -58,7 +58,11 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     expect((await empty.json()).message).toBe('URL required - Please enter a TikTok video URL');
     const insta = await pro.post('/api/transcription/generate', { url: 'https://www.instagram.com/reel/Cabc123/' });
     expect(insta.status).toBe(400);
-    expect(await insta.json()).toEqual({ code: 'link.unsupported', message: 'Instagram videos are not supported yet. Please paste a TikTok video link.' });
+    expect(await insta.json()).toEqual({
+      code: 'link.unsupported',
+      message: 'Instagram videos are not supported yet. Please paste a TikTok video link.',
+      params: { variant: 'not_yet', site: 'Instagram', platforms: 'TikTok' },
+    });
   });
 
   it("uses the video's own WebVTT captions when the page lists them, without downloading the video", async () => {

@@ -74,7 +74,8 @@ describe.each(DB_KINDS)('hashtag generator (%s)', (db) => {
     for (const payload of [{}, { videoTitle: '' }, { videoTitle: '   \n ' }]) {
       const res = await pro.post('/api/ai/hashtags', payload);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ code: 'request.invalid', message: 'Video title required - Please enter a video title to generate hashtags' });
+      const message = 'Video title required - Please enter a video title to generate hashtags';
+      expect(await res.json()).toEqual({ code: 'request.invalid', message, params: { issue: message } });
     }
     const long = await pro.post('/api/ai/hashtags', { videoTitle: 'x'.repeat(301) });
     expect(long.status).toBe(400);
@@ -142,7 +143,7 @@ describe.each(DB_KINDS)('content optimiser (%s)', (db) => {
     for (const [payload, message] of cases) {
       const res = await user.post('/api/content/optimize', payload);
       expect(res.status, JSON.stringify(payload).slice(0, 60)).toBe(400);
-      expect(await res.json()).toEqual({ code: 'request.invalid', message });
+      expect(await res.json()).toEqual({ code: 'request.invalid', message, params: { issue: message } });
     }
   });
 

@@ -1,5 +1,6 @@
 // The API client and query defaults of SPEC 7 'General rules' and SPEC 4 'Data fetching'.
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { renderError, type ErrorParamValues } from '@shared/error-messages';
 
 /** A non-OK answer becomes an Error whose message is `status: body` (or the status text). */
 async function throwIfResNotOk(res: Response): Promise<void> {
@@ -33,14 +34,24 @@ export const getQueryFn =
     return (await res.json()) as T;
   };
 
-/** The server's `message` from an error raised by apiRequest ('403: {"message":...}'), if any. */
+/**
+ * The text of an API error body `{ message, code, params? }`: rendered from the shared error
+ * catalogue by code and params (where a translation would plug in), else the server's `message`.
+ */
+export function messageFor(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const { message, code, params } = body as { message?: unknown; code?: unknown; params?: unknown };
+  const rendered = renderError(code, params && typeof params === 'object' ? (params as ErrorParamValues) : undefined);
+  return rendered ?? (typeof message === 'string' ? message : undefined);
+}
+
+/** The message of an error raised by apiRequest ('403: {"message":...}'), if any. */
 export function serverMessage(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const m = /^\d{3}: ([\s\S]*)$/.exec(error.message);
   if (!m) return undefined;
   try {
-    const body = JSON.parse(m[1]);
-    return typeof body?.message === 'string' ? body.message : undefined;
+    return messageFor(JSON.parse(m[1]));
   } catch {
     return m[1] || undefined;
   }

@@ -2,7 +2,6 @@
 // and routes take theirs from ctx.limits; the counters live in one store (memory for one node,
 // PostgreSQL shared by every node: decision 0004).
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
 import { MemoryStore, RateLimiter, type RateLimitStore } from './rate-limiter.js';
 
 const MINUTE = 60_000;
@@ -30,9 +29,4 @@ export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLim
 export function createRateLimits(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>, store: RateLimitStore = new MemoryStore()): RateLimits {
   const rules = rateLimitRules(config);
   return Object.fromEntries(Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)])) as RateLimits;
-}
-
-/** The 429 every limit answers with, its code and message per feature. */
-export function rateLimited(seconds: number, code = 'rate_limited', message = 'Too many requests. Please slow down and try again shortly.'): AppError {
-  return new AppError(429, code, message, {}, { 'retry-after': String(seconds) });
 }

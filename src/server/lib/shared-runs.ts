@@ -1,9 +1,9 @@
 // One run per key, shared by everyone who asks for it while it runs (two people extracting the
 // same video share one ffmpeg job). The run lives while anyone still waits: a waiter that leaves
 // only stops waiting; the run is cancelled when the last one leaves.
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
-const aborted = () => new AppError(499, 'request.aborted', 'The request was cancelled.');
+const aborted = () => fail('request.aborted');
 
 interface Run<T> {
   promise: Promise<T>;

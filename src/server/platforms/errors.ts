@@ -1,13 +1,5 @@
-// Failures every platform shares, in neutral codes (issue 19); each platform maps its own states to
-// these (TikTok: tiktok/errors.ts) and names itself in the message.
-import { AppError } from '../errors.js';
-
-export const platformErrors = {
-  unsupportedLink: (names: string[]) =>
-    new AppError(400, 'link.unsupported', names.length === 1 ? `Please provide a valid ${names[0]} URL` : `Please provide a valid video link (${names.join(', ')}).`),
-  noVideo: (name: string) => new AppError(400, 'link.unsupported', `This ${name} post is a photo slideshow and has no video file to download.`),
-  unavailable: (name: string) => new AppError(424, 'upstream.unavailable', `${name} is not answering right now. Please try again in a few minutes.`),
-};
+// Link helpers every platform shares; their failures are the catalogue's neutral codes
+// (shared/error-messages.ts, issue 19), each platform naming itself in `params.platform`.
 
 /** Sites people paste that no platform module handles yet, named so the message can say so. */
 const NOT_YET: Array<[RegExp, string]> = [

@@ -1,7 +1,7 @@
 // The only list of platforms (issue 19). Adding one: a folder platforms/<id>/ exporting a factory
 // that returns a Platform, and one line in builtInPlatforms. docs/architecture.md has the recipe.
 import type { HttpClient } from '../adapters/http/index.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 
@@ -18,7 +18,7 @@ export function createPlatformRegistry(platforms: Platform[]) {
     /** The platform of an id; an unknown one is the caller's mistake. */
     get(id: string = DEFAULT_PLATFORM): Platform {
       const p = byId.get(id);
-      if (!p) throw new AppError(400, 'link.unsupported', `Unknown platform '${id.slice(0, 40)}'.`);
+      if (!p) throw fail('link.unsupported', { variant: 'unknown_platform', id: id.slice(0, 40) });
       return p;
     },
     /** The platform that recognises a link, with the cleaned link; null when none does. */

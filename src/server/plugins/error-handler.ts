@@ -1,50 +1,61 @@
-// Every failure leaves as `{ message, code }` with a 4xx or 5xx; never a stack trace.
+// Every failure leaves as `{ message, code, params? }` (the error catalogue, decision 0020) with a 4xx
+// or 5xx; never a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, infrastructureError, loggableError } from '../errors.js';
+import { AppError, fail, infrastructureError, loggableError } from '../errors.js';
+import { isErrorCode, renderError } from '../../shared/error-messages.js';
 import { isClientPath } from '../../shared/client-paths.js';
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      reply.headers(error.headers);
-      return reply.status(error.status).send({ message: error.message, code: error.code, ...error.extra });
-    }
+    const send = (e: AppError) => {
+      reply.headers(e.headers);
+      return reply.status(e.status).send({ message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}), ...e.extra });
+    };
+    if (error instanceof AppError) return send(error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const field = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
-      const message = issue?.message ?? 'Invalid request';
-      return reply.status(400).send({
-        message: field && !/required|valid|must|least|most|too/i.test(message) ? `${field}: ${message}` : message,
-        code: 'request.invalid',
-      });
+      if (issue?.message === undefined) return send(fail('request.invalid', { variant: 'unknown' }));
+      return send(field && !/required|valid|must|least|most|too/i.test(issue.message)
+        ? fail('request.invalid', { variant: 'field', field, issue: issue.message })
+        : fail('request.invalid', { issue: issue.message }));
     }
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
-      return reply.status(400).send({ message: 'The request body is not valid JSON.', code: 'request.malformed_json' });
+      return send(fail('request.malformed_json'));
     }
-    if (status === 429) {
-      return reply.status(429).send({ message: 'Too many requests. Please slow down and try again shortly.', code: 'rate_limited' });
-    }
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send({ message: error.message, code: `request.${(error.code ?? 'invalid').toLowerCase()}` });
-    }
+    if (status === 429) return send(fail('rate_limited'));
+    if (status >= 400 && status < 500) return send(frameworkError(error, status));
     const ours = infrastructureError(error);
     if (ours) {
       request.log.error({ err: loggableError(error), code: ours.code }, 'infrastructure failure');
-      reply.headers(ours.headers);
-      return reply.status(ours.status).send({ message: ours.message, code: ours.code });
+      return send(ours);
     }
     request.log.error({ err: loggableError(error) }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+    return send(fail('internal'));
   });
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
-      return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+      const e = fail('not_found');
+      return reply.status(e.status).send({ message: e.message, code: e.code });
     }
     // The client's shell for its own routes; for any other path the same shell (which shows the
     // 404 page with a link home) with an honest 404 status for crawlers and link checkers.
     return reply.status(isClientPath(request.url) ? 200 : 404).type('text/html').sendFile('index.html');
   });
+}
+
+/**
+ * A framework 4xx (body too large, wrong media type...): its catalogue entry when the framework's
+ * text is the one catalogued; any other keeps the framework's own text under `request.<its code>`.
+ */
+function frameworkError(error: FastifyError, status: number): AppError {
+  const code = `request.${(error.code ?? 'invalid').toLowerCase()}`;
+  if (isErrorCode(code) && renderError(code) === error.message) {
+    const e = fail(code as 'request.fst_err_ctp_body_too_large');
+    if (e.status === status) return e;
+  }
+  return new AppError(status, code, error.message);
 }

@@ -1,7 +1,7 @@
 // Route guards: signed-in user, Pro user, admin. Use them as `preHandler`s:
 //   app.post('/api/x', { preHandler: ctx.guards.pro }, handler)  // then request.user is set
 import type { FastifyRequest } from 'fastify';
-import { proRequired, unauthorized, AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import { isAdmin, isPro } from '../services/entitlements.service.js';
 
@@ -24,17 +24,17 @@ export function createGuards(deps: { users: UsersRepository; adminEmails: string
   return {
     currentUser,
     async user(request: FastifyRequest) {
-      if (!(await currentUser(request))) throw unauthorized();
+      if (!(await currentUser(request))) throw fail('auth.required');
     },
     async pro(request: FastifyRequest) {
       const user = await currentUser(request);
-      if (!user) throw unauthorized();
-      if (!isPro(user)) throw proRequired();
+      if (!user) throw fail('auth.required');
+      if (!isPro(user)) throw fail('billing.pro_required');
     },
     async admin(request: FastifyRequest) {
       const user = await currentUser(request);
-      if (!user) throw unauthorized();
-      if (!isAdmin(user, deps.adminEmails)) throw new AppError(403, 'auth.admin_required', 'Administrators only.');
+      if (!user) throw fail('auth.required');
+      if (!isAdmin(user, deps.adminEmails)) throw fail('auth.admin_required');
     },
   };
 }

@@ -3,13 +3,13 @@
 // in app.ts), and one address opening connections without bound.
 import type { Server, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { containsNul } from '../lib/nul.js';
 
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw new AppError(400, 'request.nul_character', 'Text must not contain NUL characters (U+0000).');
+      throw fail('request.nul_character');
     }
   });
 }

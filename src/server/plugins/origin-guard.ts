@@ -2,7 +2,7 @@
 // non-safe method, whatever the path looks like: the router decodes `%61pi` into `api`, so a test
 // on the raw URL string would let an encoded path through. Exemptions match the routed pattern.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,7 +15,7 @@ export function registerOriginGuard(app: FastifyInstance, opts: { publicUrl: str
     const origin = request.headers.origin;
     const own = `${request.protocol}://${request.host}`;
     if (!origin || (origin !== publicOrigin && origin !== own)) {
-      throw new AppError(403, 'auth.bad_origin', 'This request did not come from this site and was refused.');
+      throw fail('auth.bad_origin');
     }
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
-import { AppError, unauthorized } from '../errors.js';
+import { fail } from '../errors.js';
 import { acceptFormButtons } from '../plugins/form-posts.js';
 import { toAuthUser } from '../services/entitlements.service.js';
 import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
@@ -14,14 +14,14 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
 
   app.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request) => {
     const user = await ctx.guards.currentUser(request);
-    if (!user) throw unauthorized('Not signed in.');
+    if (!user) throw fail('auth.required', { variant: 'me' });
     return toAuthUser(user, ctx.config.ADMIN_EMAILS);
   });
 
   app.get('/api/auth/providers', async () => ({ local: !oidc, oidc: !!oidc }));
 
   app.post('/api/auth/register', { schema: { body: registerRequest, response: { 201: authUser } } }, async (request, reply) => {
-    if (oidc) throw new AppError(403, 'auth.local_disabled', 'Accounts are created through the sign-in provider.');
+    if (oidc) throw fail('auth.local_disabled');
     const user = await auth.register(request.body, request.ip);
     await request.session.regenerate({ userId: user.id });
     return reply.status(201).send(toAuthUser(user, ctx.config.ADMIN_EMAILS));

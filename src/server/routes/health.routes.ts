@@ -1,14 +1,14 @@
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { healthResponse } from '../../shared/contracts/index.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 export function healthRoutes(app: ZApp, ctx: AppContext) {
   app.get('/api/health', { schema: { response: { 200: healthResponse } } }, async () => {
     try {
       await ctx.database.ping();
     } catch {
-      throw new AppError(503, 'health.database', 'The database is not answering.');
+      throw fail('health.database');
     }
     return { status: 'ok' as const };
   });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 const webhookHeaders = z
   .object({
@@ -24,7 +24,7 @@ export async function paypalWebhookRoutes(app: ZApp, ctx: AppContext) {
       { schema: { headers: webhookHeaders, response: { 200: z.object({ result: z.string() }) } } },
       async (request) => {
         const raw = request.body;
-        if (!Buffer.isBuffer(raw) || raw.length === 0) throw new AppError(400, 'billing.webhook_invalid', 'The webhook body is empty.');
+        if (!Buffer.isBuffer(raw) || raw.length === 0) throw fail('billing.webhook_invalid', { variant: 'empty' });
         const h = request.headers;
         return ctx.services.billing.handleWebhook(
           {

@@ -6,7 +6,7 @@ import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
-import { rateLimited } from '../lib/rate-limits.js';
+import { fail, retryAfter } from '../errors.js';
 import { sendRelayed } from '../lib/send-relayed.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
@@ -19,13 +19,13 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   async function limitLookups(request: FastifyRequest) {
     const user = await ctx.guards.currentUser(request);
     const wait = await (user ? lookupsPerUser.hit(`u:${user.id}`) : lookupsPerIp.hit(`ip:${request.ip}`));
-    if (wait) throw rateLimited(wait);
+    if (wait) throw fail('rate_limited', undefined, {}, retryAfter(wait));
   }
 
   /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
   async function limitMediaById(request: FastifyRequest, id: string, platform: string | undefined, key: string) {
     const wait = await mediaPerCaller.hit(key);
-    if (wait) throw rateLimited(wait);
+    if (wait) throw fail('rate_limited', undefined, {}, retryAfter(wait));
     if (!video.isCached(id, platform)) await limitLookups(request);
   }
 

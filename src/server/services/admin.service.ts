@@ -2,7 +2,7 @@
 // server is stopped) or inside the server, reached through its admin socket (PGlite running).
 import { z } from 'zod';
 import { emailSchema } from '../../shared/contracts/index.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { UsersRepository } from '../db/repositories/users.repository.js';
 import { hashPassword } from './auth.service.js';
 
@@ -24,7 +24,7 @@ export type AdminCommand = z.infer<typeof adminCommandSchema>;
 export function createAdminService(deps: { users: UsersRepository; adminEmails: string[] }) {
   async function userByEmail(email: string) {
     const user = await deps.users.findByEmail(email);
-    if (!user) throw new AppError(404, 'user.not_found', `No account with the email ${email}.`);
+    if (!user) throw fail('user.not_found', { email });
     return user;
   }
   return {
@@ -35,7 +35,7 @@ export function createAdminService(deps: { users: UsersRepository; adminEmails: 
             { email: cmd.email, proGranted: cmd.pro, adminGranted: cmd.admin },
             await hashPassword(cmd.password),
           );
-          if (!user) throw new AppError(409, 'auth.email_taken', `An account with the email ${cmd.email} already exists.`);
+          if (!user) throw fail('auth.email_taken', { variant: 'admin', email: cmd.email });
           return `Created ${cmd.email}${cmd.pro ? ' with Pro' : ''}${cmd.admin ? ' as an administrator' : ''} (id ${user.id}).`;
         }
         case 'user:grant-admin': {

@@ -11,7 +11,7 @@ import type { MediaResult } from '../db/repositories/media-results.repository.js
 import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { platformList } from '../platforms/errors.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 
 export interface AudioServiceDeps {
   source: MediaSource;
@@ -65,7 +65,7 @@ export function createAudioService(deps: AudioServiceDeps) {
     /** Two people extracting one video share one job; `respondAsync`: where it stands instead of waiting. */
     async extract(url: string, signal?: AbortSignal, who?: JobOwner, opts: { respondAsync?: boolean } = {}): Promise<AudioResult | PendingJob> {
       // SPEC 5's message, naming the platforms this server has.
-      if (!deps.source.recognises(url)) throw new AppError(400, 'link.unsupported', `Please enter a valid ${platformList(deps.source.platformNames())} URL`);
+      if (!deps.source.recognises(url)) throw fail('link.unsupported', { platforms: platformList(deps.source.platformNames()) });
       const info = await deps.source.lookup(url, signal);
       const key = `audio:${mediaKeyId(info)}`;
       const stored = await deps.results.find(key);

@@ -1,10 +1,9 @@
 // Accounts: local email + password (argon2id) and users coming from OpenID Connect claims.
 import argon2 from 'argon2';
-import { AppError, conflict } from '../errors.js';
+import { fail, retryAfter } from '../errors.js';
 import type { RegisterRequest, LoginRequest } from '../../shared/contracts/index.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import type { RateLimiter } from '../lib/rate-limiter.js';
-import { rateLimited } from '../lib/rate-limits.js';
 
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -20,10 +19,10 @@ export interface AuthServiceDeps {
 }
 
 const invalidCredentials = () =>
-  new AppError(401, 'auth.invalid_credentials', 'Incorrect email or password.');
+  fail('auth.invalid_credentials');
 
-const tooManyAttempts = (retryAfter: number) =>
-  rateLimited(retryAfter, 'auth.rate_limited', 'Too many sign-in attempts. Please wait a few minutes and try again.');
+const tooManyAttempts = (seconds: number) =>
+  fail('auth.rate_limited', undefined, {}, retryAfter(seconds));
 
 export function createAuthService(deps: AuthServiceDeps) {
   // Wrong passwords for one email count per (IP, email): an attacker elsewhere cannot lock the
@@ -47,7 +46,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         { email: input.email, firstName: input.firstName || null, lastName: input.lastName || null },
         hash,
       );
-      if (!user) throw conflict('An account with this email already exists. Please sign in.', 'auth.email_taken');
+      if (!user) throw fail('auth.email_taken');
       return user;
     },
 

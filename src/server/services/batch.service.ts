@@ -14,7 +14,7 @@ import { streamZip } from '../adapters/media/zip-archive.js';
 import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-links.js';
 import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
-import { AppError } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import { downloadFileName } from './download.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
@@ -22,7 +22,7 @@ import type { RemuxService } from './remux.service.js';
 import type { ScheduledTask } from './schedules.service.js';
 import type { VideoService } from './video.service.js';
 
-const notFound = () => new AppError(404, 'batch.not_found', 'This batch does not exist, or it is not yours.');
+const notFound = () => fail('batch.not_found');
 /** Upstream trouble and our own faults are worth another try; a 4xx answer about the link is not. */
 const transient = (err: unknown) => !(err instanceof AppError) || err.status >= 500 || err.status === 424 || err.status === 429;
 
@@ -97,7 +97,7 @@ export function createBatchService(deps: BatchDeps) {
         await deps.repo.requeue(item.id);
         throw err; // the queue runs it again after a backoff
       }
-      const e = err instanceof AppError ? err : new AppError(503, 'batch.item_failed', 'This video could not be fetched right now. Please retry it later.');
+      const e = err instanceof AppError ? err : fail('batch.item_failed');
       if (!(err instanceof AppError)) deps.logger.error({ err, itemId }, 'batch item failed');
       await deps.repo.fail(item.id, { code: e.code, message: e.message });
     }
@@ -133,9 +133,9 @@ export function createBatchService(deps: BatchDeps) {
       const seen = new Set<string>();
       const items = input.urls.map((url) => {
         const match = deps.video.match(url);
-        if (!match) return { url, status: 'failed', errorCode: 'link.unsupported', errorMessage: `Please provide a valid ${deps.video.platformNames().join(' or ')} URL` };
+        if (!match) return { url, status: 'failed', errorCode: 'link.unsupported', errorMessage: fail('link.unsupported', { variant: 'provide', platforms: deps.video.platformNames().join(' or ') }).message };
         const key = match.link.kind === 'video' ? `${match.platform.id}:${match.link.id}` : match.link.url;
-        if (seen.has(key)) return { url, status: 'failed', errorCode: 'batch.duplicate', errorMessage: 'This video is already in the batch.' };
+        if (seen.has(key)) return { url, status: 'failed', errorCode: 'batch.duplicate', errorMessage: fail('batch.duplicate').message };
         seen.add(key);
         return { url, status: 'queued' };
       });
@@ -189,8 +189,8 @@ export function createBatchService(deps: BatchDeps) {
     /** The ZIP behind a batch's signed link: every finished file, named like single downloads. */
     async zip(id: string, exp: number, sig: string) {
       const verdict = verifyMediaLink(deps.secret, `batch/${id}`, exp, sig);
-      if (verdict === 'invalid') throw new AppError(403, 'media.link_invalid', 'This download link is not valid.');
-      if (verdict === 'expired' || !(await deps.repo.find(id))) throw new AppError(410, 'media.link_expired', 'This download link has expired. Please create the batch again.');
+      if (verdict === 'invalid') throw fail('media.link_invalid');
+      if (verdict === 'expired' || !(await deps.repo.find(id))) throw fail('media.link_expired', { variant: 'batch' });
       const names = new Set<string>();
       const entries = [];
       for (const item of await deps.repo.items(id)) {
@@ -201,7 +201,7 @@ export function createBatchService(deps: BatchDeps) {
         names.add(name);
         entries.push({ name, size: row.size, open: async () => (await deps.results.openRow(row))?.stream ?? Promise.reject(new Error('stored file gone')) });
       }
-      if (!entries.length) throw new AppError(410, 'media.link_expired', 'No finished files are left in this batch.');
+      if (!entries.length) throw fail('media.link_expired', { variant: 'batch_empty' });
       return { ...(await streamZip(entries)), fileName: `tiktok-batch-${id.slice(0, 8)}.zip` };
     },
 

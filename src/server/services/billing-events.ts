@@ -2,7 +2,7 @@
 // order, duplication or absence of events does not change the outcome.
 import type { Logger } from 'pino';
 import type { ScheduledTask } from './schedules.service.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { User } from '../db/repositories/users.repository.js';
 import type { BillingRepository } from '../db/repositories/billing.repository.js';
 import type { BillingProvider, ProviderSubscription } from '../adapters/paypal/types.js';
@@ -34,21 +34,21 @@ export function createBillingEvents(deps: {
   const { log, now, sync, fetchSnapshot } = deps;
   async function handleWebhook(headers: WebhookHeaders, raw: Buffer): Promise<{ result: 'processed' | 'duplicate' | 'ignored' }> {
     if (!deps.verifier || deps.provider?.kind !== 'paypal') {
-      throw new AppError(503, 'billing.webhooks_unavailable', 'PayPal webhooks are not configured (PAYPAL_WEBHOOK_ID).');
+      throw fail('billing.webhooks_unavailable');
     }
     const verdict = await deps.verifier.verify(headers, raw);
     if (!verdict.ok) {
       log.warn({ reason: verdict.reason, transmissionId: headers.transmissionId }, 'webhook refused');
-      throw new AppError(400, 'billing.webhook_invalid', 'Invalid webhook signature.');
+      throw fail('billing.webhook_invalid');
     }
     let event: { id?: string; event_type?: string; resource_type?: string; resource?: Record<string, unknown> };
     try {
       event = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw new AppError(400, 'billing.webhook_invalid', 'The webhook body is not JSON.');
+      throw fail('billing.webhook_invalid', { variant: 'not_json' });
     }
     if (typeof event.id !== 'string' || typeof event.event_type !== 'string') {
-      throw new AppError(400, 'billing.webhook_invalid', 'The webhook event has no id or type.');
+      throw fail('billing.webhook_invalid', { variant: 'no_id' });
     }
     const type = event.event_type;
     const resource = event.resource ?? {};

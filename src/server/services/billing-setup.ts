@@ -1,18 +1,14 @@
 // `npm run cli -- billing:setup`: creates the PayPal catalog product and the $9.99 USD monthly
 // plan (never expiring) once, and prints the plan id to put in PAYPAL_PLAN_ID.
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import { payPalClientFrom } from '../adapters/paypal/index.js';
 import { PRO_PRICE_USD } from '../../shared/constants.js';
 
 export async function billingSetup(config: Config): Promise<string> {
   const client = payPalClientFrom(config);
   if (!client) {
-    throw new AppError(
-      400,
-      'cli.billing_unconfigured',
-      'PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET (and PAYPAL_ENV=sandbox or live), then run billing:setup again. Without them the built-in test checkout is used outside production.',
-    );
+    throw fail('cli.billing_unconfigured');
   }
   const product = await client.createProduct({ name: 'Social Media Toolkit Pro', description: 'Pro plan: unlimited downloads and every premium tool' });
   const plan = await client.createPlan(product.id);

@@ -1,9 +1,8 @@
 // The Pro plan: checkout, confirmation, cancellation, webhooks and reconciliation. The provider
 // (PayPal or the built-in test checkout) is always re-read; nothing a browser sends grants Pro.
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
+import { AppError, fail, retryAfter } from '../errors.js';
 import type { RateLimiter } from '../lib/rate-limiter.js';
-import { rateLimited } from '../lib/rate-limits.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import type { BillingRepository } from '../db/repositories/billing.repository.js';
 import { CREATING } from '../db/repositories/billing.repository.js';
@@ -33,8 +32,6 @@ export interface BillingDeps {
 const REUSE_CHECKOUT_MS = 2 * 60 * 60 * 1000;
 const IN_FLIGHT_MS = 30_000;
 
-const unavailable = () => new AppError(503, 'billing.unavailable', 'Subscriptions are not available right now. Please try again later.');
-const providerFailed = (message: string) => new AppError(502, 'billing.provider_error', message);
 
 export function createBillingService(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
@@ -42,11 +39,11 @@ export function createBillingService(deps: BillingDeps) {
   // Each create/confirm/cancel calls the provider: a per-account ceiling keeps a script from using us to hammer it.
   async function limit(user: User) {
     const wait = await deps.limiter.hit(user.id);
-    if (wait) throw rateLimited(wait, 'billing.rate_limited', 'Too many subscription requests. Please wait a minute and try again.');
+    if (wait) throw fail('billing.rate_limited', undefined, {}, retryAfter(wait));
   }
 
   function requireProvider(): BillingProvider {
-    if (!deps.provider) throw unavailable();
+    if (!deps.provider) throw fail('billing.unavailable');
     return deps.provider;
   }
 
@@ -92,7 +89,7 @@ export function createBillingService(deps: BillingDeps) {
     } catch (err) {
       if (err instanceof AppError) throw err;
       log.error({ err, subscriptionId: id }, 'provider lookup failed');
-      throw providerFailed('The payment provider did not answer. Please try again in a moment.');
+      throw fail('billing.provider_error', { variant: 'no_answer' });
     }
   }
 
@@ -104,7 +101,7 @@ export function createBillingService(deps: BillingDeps) {
       if (!row) return null; // that attempt failed; start our own
       if (row.status !== CREATING) return { approvalUrl: row.approvalUrl, status: row.status };
     }
-    throw providerFailed('Failed to create PayPal subscription. Please try again.');
+    throw fail('billing.provider_error');
   }
 
   async function create(user: User): Promise<SubscriptionCreateResponse> {
@@ -113,7 +110,7 @@ export function createBillingService(deps: BillingDeps) {
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     const alreadyPaying = current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
     if (user.proGranted || alreadyPaying || (isPro(user, now()) && !current?.cancelAtPeriodEnd)) {
-      throw new AppError(409, 'billing.already_subscribed', 'You already have an active subscription.');
+      throw fail('billing.already_subscribed');
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       const t = now().getTime();
@@ -145,20 +142,20 @@ export function createBillingService(deps: BillingDeps) {
       } catch (err) {
         await deps.billing.dropCheckout(claim.rowId);
         log.error({ err, userId: user.id }, 'subscription create failed');
-        throw providerFailed('Failed to create PayPal subscription. Please try again.');
+        throw fail('billing.provider_error');
       }
     }
-    throw providerFailed('Failed to create PayPal subscription. Please try again.');
+    throw fail('billing.provider_error');
   }
 
   async function confirm(user: User, subscriptionId: string): Promise<SubscriptionConfirmResponse> {
     const provider = requireProvider();
     await limit(user);
     const snap = await fetchSnapshot(subscriptionId);
-    if (!snap) throw new AppError(404, 'billing.subscription_not_found', 'We could not find this subscription.');
+    if (!snap) throw fail('billing.subscription_not_found');
     if (snap.custom_id !== user.id || snap.plan_id !== provider.planId) {
       log.warn({ userId: user.id, subscriptionId }, 'confirm refused: subscription of another account or plan');
-      throw new AppError(403, 'billing.subscription_mismatch', 'This subscription does not belong to your account.');
+      throw fail('billing.subscription_mismatch');
     }
     const updated = (await sync(snap)) ?? user;
     if (snap.status === 'ACTIVE' && isPro(updated, now())) {
@@ -167,7 +164,7 @@ export function createBillingService(deps: BillingDeps) {
     if (snap.status === 'APPROVAL_PENDING' || snap.status === 'APPROVED' || snap.status === 'ACTIVE') {
       return { success: true, message: 'Your subscription is being activated. Please check back in a few minutes.', subscription: { isActive: false } };
     }
-    throw new AppError(409, 'billing.subscription_inactive', 'This subscription is no longer active.');
+    throw fail('billing.subscription_inactive');
   }
 
   async function cancel(user: User): Promise<{ success: boolean; message: string }> {
@@ -178,7 +175,7 @@ export function createBillingService(deps: BillingDeps) {
       return { success: true, message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.' };
     }
     if (!current || (current.status !== 'ACTIVE' && current.status !== 'SUSPENDED')) {
-      throw new AppError(404, 'billing.no_subscription', 'You have no active subscription to cancel.');
+      throw fail('billing.no_subscription');
     }
     const id = current.providerSubscriptionId;
     // Store the paid-through date first: PayPal drops next_billing_time once cancelled.
@@ -188,7 +185,7 @@ export function createBillingService(deps: BillingDeps) {
       await provider.cancelSubscription(id, 'Cancelled by the subscriber in Social Media Toolkit');
     } catch (err) {
       log.error({ err, subscriptionId: id }, 'cancel failed');
-      throw providerFailed('Failed to cancel subscription');
+      throw fail('billing.provider_error', { variant: 'cancel' });
     }
     const fresh = await deps.billing.findSubscription(provider.kind, id);
     if (fresh) await deps.billing.markCancelRequested(fresh.id, fresh.paidThrough);
@@ -215,17 +212,17 @@ export function createBillingService(deps: BillingDeps) {
   const testCheckout = {
     view(id: string) {
       const c = deps.testCheckout?.checkout(id);
-      if (!c) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      if (!c) throw fail('billing.checkout_not_found');
       return c;
     },
     approve(id: string): string {
       const to = deps.testCheckout?.approve(id);
-      if (!to) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      if (!to) throw fail('billing.checkout_not_found');
       return to;
     },
     abandon(id: string): string {
       const to = deps.testCheckout?.abandon(id);
-      if (!to) throw new AppError(404, 'billing.checkout_not_found', 'This test checkout does not exist.');
+      if (!to) throw fail('billing.checkout_not_found');
       return to;
     },
   };

@@ -1,7 +1,7 @@
 // Blog rules (DECISIONS 6): posts belong to their author, slugs are unique site-wide, published
 // posts are readable by anyone with Markdown rendered sanitised.
 import crypto from 'node:crypto';
-import { AppError, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import type { BlogPostRow, BlogPostsRepository } from '../db/repositories/blog-posts.repository.js';
 import type { BlogPost, PublicBlogPost, createBlogPostRequest } from '../../shared/contracts/blog.js';
 import { slugify } from '../../shared/slug.js';
@@ -9,8 +9,6 @@ import { plainText, renderMarkdown } from './markdown.js';
 import type { z } from 'zod';
 
 export type CreateBlogPostInput = z.output<typeof createBlogPostRequest>;
-
-export const SLUG_TAKEN_MESSAGE = 'That slug is already in use';
 
 export interface PostPreview {
   title: string;
@@ -40,7 +38,7 @@ function slugFor(input: CreateBlogPostInput): string {
   if (input.slug) {
     // A typed slug is normalised by the same rule, so every URL is clean.
     const slug = slugify(input.slug);
-    if (!slug) throw new AppError(400, 'blog.slug_invalid', 'Slug must contain letters or numbers');
+    if (!slug) throw fail('blog.slug_invalid');
     return slug;
   }
   // A title with no Latin letters or digits (e.g. all emoji) still gets a usable slug.
@@ -65,7 +63,7 @@ export function createBlogService(deps: { posts: BlogPostsRepository }) {
     async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
       const row = await deps.posts.insert({ ...fieldsOf(input), slug, authorId });
-      if (!row) throw new AppError(409, 'blog.slug_taken', SLUG_TAKEN_MESSAGE, { field: 'slug', slug });
+      if (!row) throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
       return toBlogPost(row);
     },
 
@@ -73,19 +71,19 @@ export function createBlogService(deps: { posts: BlogPostsRepository }) {
     async update(authorId: string, id: number, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
       const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), slug });
-      if (row === 'missing') throw notFound('Post not found', 'blog.not_found');
-      if (row === 'slug_taken') throw new AppError(409, 'blog.slug_taken', SLUG_TAKEN_MESSAGE, { field: 'slug', slug });
+      if (row === 'missing') throw fail('blog.not_found');
+      if (row === 'slug_taken') throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
       return toBlogPost(row);
     },
 
     async remove(authorId: string, id: number): Promise<void> {
       // Someone else's post answers exactly like a missing one: no hint that the id exists.
-      if (!(await deps.posts.deleteOwned(id, authorId))) throw notFound('Post not found', 'blog.not_found');
+      if (!(await deps.posts.deleteOwned(id, authorId))) throw fail('blog.not_found');
     },
 
     async getPublished(slug: string): Promise<PublicBlogPost> {
       const row = await deps.posts.findPublishedBySlug(slug);
-      if (!row) throw notFound('Post not found', 'blog.not_found');
+      if (!row) throw fail('blog.not_found');
       return {
         title: row.title,
         slug: row.slug,

@@ -14,7 +14,7 @@ import { quotaExhausted, type QuotaService, type Reservation } from './quota.ser
 import { isGone, type RemuxService } from './remux.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
 
@@ -23,7 +23,7 @@ function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   const q = quality.toLowerCase();
   if (q === DEFAULT_QUALITY) return 'slideshow';
   if ((PHOTO_QUALITIES as readonly string[]).includes(q)) return q as PhotoQuality;
-  throw new AppError(400, 'video.quality_unavailable', `This is a photo post: download it as 'images' (a ZIP of its ${video.video.images.length} slides) or 'slideshow' (a video).`);
+  throw fail('video.quality_unavailable', { variant: 'photo_post', slides: video.video.images.length });
 }
 import { MeteredBody } from './metered-body.js';
 
@@ -98,7 +98,7 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         }
       }
       const h264 = options.find((o) => o.codec === 'h264');
-      if (!h264) throw new AppError(424, 'upstream.unavailable', 'TikTok refused to send this file right now. Please fetch the video again and retry.');
+      if (!h264) throw fail('upstream.unavailable', { variant: 'refused' });
       const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, { bulk: true });
       return metered(reservation, { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release }, name(h264.quality), h264.quality);
     } catch (err) {

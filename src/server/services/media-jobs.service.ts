@@ -11,7 +11,7 @@ import type { JobQueue, JobStatus, QueueDefinition } from '../adapters/jobs/job-
 import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
-import { AppError, infrastructureError } from '../errors.js';
+import { AppError, fail, infrastructureError, revive } from '../errors.js';
 import type { MediaResultsService } from './media-results.service.js';
 
 export const MEDIA_QUEUE = 'media';
@@ -48,19 +48,14 @@ export interface MediaJobsDeps {
 
 type Outcome = { row: MediaResult } | { err: AppError };
 
-const busy = () =>
-  new AppError(503, 'media.busy', 'The media workers are busy right now. Please try again in a few seconds.', {}, { 'retry-after': '10' });
-const aborted = () => new AppError(499, 'request.aborted', 'The request was cancelled.');
-const interrupted = () => new AppError(503, 'media.interrupted', 'Processing was interrupted on our side. Please try again.', {}, { 'retry-after': '5' });
+const busy = () => fail('media.busy');
+const aborted = () => fail('request.aborted');
+const interrupted = () => fail('media.interrupted');
 /** Trouble reaching the platform is worth another try after a pause; answers about the link and our own faults are final. */
 const retryable = (err: unknown) => err instanceof AppError && err.status >= 500 && err.code.startsWith('upstream.');
 
-/** The error a job ended with, as it was thrown on whichever node ran it. */
-function errorFrom(output: Record<string, unknown> | null): AppError {
-  const e = (output?.error ?? output) as { status?: number; code?: string; message?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } | null;
-  if (!e || typeof e.status !== 'number' || typeof e.code !== 'string') return interrupted();
-  return new AppError(e.status, e.code, e.message ?? '', e.extra ?? {}, e.headers ?? {});
-}
+/** The error a job ended with, as it was thrown on whichever node ran it (a worker lost: interrupted). */
+const errorFrom = (output: Record<string, unknown> | null): AppError => revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
 
 export function createMediaJobs(deps: MediaJobsDeps) {
   const queue: QueueDefinition = {
@@ -83,7 +78,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     const ours = infrastructureError(err);
     if (ours) return ours;
     deps.logger.error({ err, kind }, 'media job failed');
-    return new AppError(500, 'internal', 'Something went wrong on our side. Please try again.');
+    return fail('internal');
   }
 
   async function handle(id: string, data: Record<string, unknown>, signal: AbortSignal, willRetry: boolean) {
@@ -103,7 +98,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       const e = toAppError(err, kind);
       settled.emit(id, { err: e } satisfies Outcome);
       // Ended, not failed: a final answer is never retried; waiters on any node read it here.
-      return { error: { status: e.status, code: e.code, message: e.message, extra: e.extra, headers: e.headers } };
+      return { error: { code: e.code, params: e.params, extra: e.extra, headers: e.headers } };
     }
   }
 
@@ -155,7 +150,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         if (s?.output?.error) throw errorFrom(s.output);
         const row = await deps.results.find(req.key);
         if (row) return row;
-        if (s) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+        if (s) throw fail('media.store_unavailable');
       }
       // Cancelled when everyone waiting on another node left, or gone from the table: this request still waits.
       if (!s || s.state === 'cancelled') {
@@ -178,7 +173,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   };
 
   function view(id: string, s: JobStatus | null): MediaJobView {
-    if (!s) throw new AppError(404, 'media.job_not_found', 'This job does not exist any more. Run the tool again.');
+    if (!s) throw fail('media.job_not_found');
     if (s.state === 'created' || s.state === 'retry') return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
     if (s.state === 'active') return { id, state: 'running' };
     if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };

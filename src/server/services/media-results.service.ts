@@ -2,7 +2,7 @@
 // as expiring signed links, served with Range support, and cleaned up by a background job.
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { MediaResult, MediaResultsRepository } from '../db/repositories/media-results.repository.js';
 import type { MediaStore } from '../adapters/storage/media-store.js';
 import { signMediaLink, verifyMediaLink } from '../adapters/storage/signed-links.js';
@@ -16,7 +16,7 @@ export interface MediaResultsDeps {
   now?: () => number;
 }
 
-const linkGone = () => new AppError(410, 'media.link_expired', 'This download link has expired. Run the tool again to get a new one.');
+const linkGone = () => fail('media.link_expired');
 
 export function createMediaResultsService(deps: MediaResultsDeps) {
   const now = deps.now ?? Date.now;
@@ -81,13 +81,13 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
     /** Opens a stored result for GET /api/media/<key>; `range` is the raw Range header. */
     async open(storageKey: string, exp: number, sig: string, range?: string) {
       const verdict = verifyMediaLink(deps.secret, storageKey, exp, sig, Math.floor(now() / 1000));
-      if (verdict === 'invalid') throw new AppError(403, 'media.link_invalid', 'This download link is not valid.');
+      if (verdict === 'invalid') throw fail('media.link_invalid');
       if (verdict === 'expired') throw linkGone();
       const row = await deps.repo.findByStorageKey(storageKey);
       const size = row ? await deps.store.size(storageKey) : null;
       if (!row || size === null) throw linkGone();
       const r = parseRange(range, size);
-      if (r === 'unsatisfiable') throw new AppError(416, 'media.range', 'Requested range not satisfiable.', {}, { 'content-range': `bytes */${size}` });
+      if (r === 'unsatisfiable') throw fail('media.range', undefined, {}, { 'content-range': `bytes */${size}` });
       const stream = (await deps.store.open(storageKey, r ?? undefined)) as Readable | null;
       if (!stream) throw linkGone();
       const meta = (row.meta ?? {}) as { fileName?: string };

@@ -4,7 +4,7 @@
 // `slideshow:<id>` for the result TTL: a second download costs no CDN traffic and no ffmpeg run,
 // and concurrent requests share one job, which lives while anyone waits for it.
 import path from 'node:path';
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { renderSlideshow, SECONDS_PER_SILENT_SLIDE } from '../adapters/media/slideshow.js';
@@ -25,7 +25,7 @@ const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': '
 export const slideName = (index: number, contentType: string) => `${String(index + 1).padStart(2, '0')}.${EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()] ?? 'jpg'}`;
 
 export const slideMissing = (n: number) =>
-  new AppError(424, 'upstream.unavailable', `TikTok would not send slide ${n} of this post right now. Please fetch it again and retry.`);
+  fail('upstream.unavailable', { variant: 'slide', n });
 
 export function createPhotoPostService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService; jobs: MediaJobs }) {
   /** Every slide into `dir`, in order; a slide TikTok will not give fails the whole post. */
@@ -64,12 +64,12 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     if (!video.video.musicUrl) return null;
     const opened = await deps.video.openMedia(video.ref.url, { kind: 'music' }, signal, { bulk: true }).catch((err) => {
       if (!isGone(err)) throw err;
-      throw new AppError(424, 'video.sound_unavailable', 'TikTok would not send the sound of this post right now. Please fetch it again and retry.');
+      throw fail('video.sound_unavailable', { variant: 'post' });
     });
     const file = path.join(dir, 'sound');
     await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal });
     const probed = await deps.media.probe(file, signal);
-    if (!probed.audio || !(probed.duration > 0)) throw new AppError(422, 'media.unreadable', 'The sound of this post could not be read. Please try again later.');
+    if (!probed.audio || !(probed.duration > 0)) throw fail('media.unreadable', { variant: 'post_sound' });
     return { file, seconds: probed.duration };
   }
 
@@ -106,7 +106,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
   return {
     /** The stored ZIP or slideshow of a photo post, made now if it is not kept yet. */
     async ensure(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
-      if (!video.video.images.length) throw new AppError(404, 'video.no_slide', 'This photo post has no slides TikTok would show.');
+      if (!video.video.images.length) throw fail('video.no_slide', { variant: 'none' });
       const key = `${quality}:${mediaKeyId(video.ref)}`;
       return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal)) as MediaResult;
     },
@@ -114,7 +114,7 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile & { contentType: string }> {
       const row = await this.ensure(video, quality, signal, who);
       const opened = await deps.results.openRow(row);
-      if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      if (!opened) throw fail('media.store_unavailable');
       return { ...opened, contentType: row.contentType };
     },
   };

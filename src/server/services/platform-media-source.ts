@@ -1,7 +1,7 @@
 // The audio and caption tools' view of every registered platform, on top of the downloader's video
 // service (same lookups, cache, sessions and guarded HTTP client): look up, open the sound, fetch
 // captions.
-import { AppError } from '../errors.js';
+import { fail } from '../errors.js';
 import type { FetchedVideo } from '../platforms/platform.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { VideoService } from './video.service.js';
@@ -30,7 +30,7 @@ export function createPlatformMediaSource(videoService: () => VideoService): Med
       const fetched = info.session as FetchedVideo;
       // Photo posts have no video file: their sound is the music track.
       const useMusic = info.isPhotoPost || !fetched.video.options.length;
-      if (useMusic && !fetched.video.musicUrl) throw new AppError(422, 'media.no_audio', 'This post has no sound to extract.');
+      if (useMusic && !fetched.video.musicUrl) throw fail('media.no_audio', { variant: 'post' });
       // The byte ceiling (MEDIA_MAX_INPUT_MB) is enforced while writing the temp file (temp-files.ts).
       const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal, { bulk: true });
       return { stream: m.stream, length: m.status === 200 ? m.contentLength : null };

@@ -3,7 +3,7 @@
 // downloads are still recorded and counted). A reservation older than STALE_RESERVATION_MS can
 // only belong to a crashed process and is failed at the user's next reservation.
 import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
-import { AppError, infrastructureError } from '../errors.js';
+import { fail, infrastructureError } from '../errors.js';
 import type { DownloadMeta, DownloadsRepository } from '../db/repositories/downloads.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { isPro } from './entitlements.service.js';
@@ -11,7 +11,7 @@ import { isPro } from './entitlements.service.js';
 export const STALE_RESERVATION_MS = 2 * 60 * 60 * 1000;
 
 export const quotaExhausted = () =>
-  new AppError(403, 'quota.exhausted', `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads. Upgrade to Pro for unlimited downloads.`, {
+  fail('quota.exhausted', { limit: FREE_DOWNLOAD_LIMIT }, {
     limitReached: true,
   });
 

@@ -5,7 +5,7 @@
 // traffic and no ffmpeg run; concurrent requests share one job, which lives while anyone waits.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { remuxVideoAndSound } from '../adapters/media/remux.js';
@@ -38,7 +38,7 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
       const soundFile = path.join(dir, 'sound.m4a');
       // The sound: the best track that answers; none at all means no file (never a silent one).
       const sound = (async () => {
-        let last: unknown = new AppError(424, 'video.sound_unavailable', 'TikTok did not send the sound for this quality.');
+        let last: unknown = fail('video.sound_unavailable');
         for (const track of option.audio ?? []) {
           try {
             return await fetchTo(soundFile, track);
@@ -78,7 +78,7 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
   deps.jobs.register('remux', async (data, signal, who) => {
     const video = await deps.video.lookup(String(data.url), signal);
     const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
-    if (!option) throw new AppError(424, 'upstream.unavailable', 'TikTok refused to send this file right now. Please fetch the video again and retry.');
+    if (!option) throw fail('upstream.unavailable', { variant: 'refused' });
     return produce(video, option, String(data.key), signal, who);
   });
 
@@ -93,7 +93,7 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
     async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile> {
       const row = await this.ensure(video, option, signal, who);
       const opened = await deps.results.openRow(row);
-      if (!opened) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      if (!opened) throw fail('media.store_unavailable');
       return opened;
     },
   };

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeSegments } from '../../shared/captions.js';
 import type { TranscriptionResult } from '../../shared/contracts/transcription.js';
-import { AppError, badRequest } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
@@ -28,26 +28,22 @@ export interface TranscriptionServiceDeps {
   logger?: { warn(obj: object, msg: string): void };
 }
 
-export const CAPTIONS_UNAVAILABLE_MESSAGE =
-  "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.";
-
 /** A link no registered platform recognises: say which site is not supported yet when we know it. */
 function unsupportedLink(url: string, names: string[]): AppError {
   const named = notYetSupported(url);
-  const paste = `Please paste a ${platformList(names)} video link.`;
-  return badRequest(named ? `${named} videos are not supported yet. ${paste}` : `This link is not from a supported platform. ${paste}`, 'link.unsupported');
+  return named ? fail('link.unsupported', { variant: 'not_yet', site: named, platforms: platformList(names) }) : fail('link.unsupported', { variant: 'unknown_site', platforms: platformList(names) });
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
   const setupHints = () => deps.engines.filter((e) => e.id !== 'captions').map((e) => e.unavailableReason()).filter((h): h is string => !!h);
   const unavailable = () => {
     deps.logger?.warn({ setup: setupHints() }, `auto captions: no speech recogniser is available; to enable one, ${setupHints().join(', or ')}`);
-    return new AppError(503, 'transcription.unavailable', CAPTIONS_UNAVAILABLE_MESSAGE);
+    return fail('transcription.unavailable');
   };
 
   const finish = (info: MediaVideoInfo, engine: TranscriptionEngine, language: string, cues: Parameters<typeof normalizeSegments>[0], duration: number): TranscriptionResult => {
     const segments = normalizeSegments(cues, duration);
-    if (!segments.length) throw new AppError(422, 'transcription.no_speech', 'No speech was found in this video.');
+    if (!segments.length) throw fail('transcription.no_speech');
     return {
       title: info.title,
       author: info.author,
@@ -79,7 +75,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
           const input = path.join(dir, 'input.media');
           await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
           const probed = await deps.media.probe(input, signal);
-          if (!probed.audio) throw new AppError(422, 'media.no_audio', 'This video has no sound to transcribe.');
+          if (!probed.audio) throw fail('media.no_audio', { variant: 'transcribe' });
           if (probed.duration > 0) duration = probed.duration;
           return input;
         })());
@@ -96,7 +92,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         }
       }
       if (lastError instanceof AppError) throw lastError;
-      throw new AppError(502, 'transcription.failed', 'Failed to generate transcription. Please try again.');
+      throw fail('transcription.failed');
     }, who);
     const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
     const json = JSON.stringify(result);
@@ -147,7 +143,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       const out = await deps.jobs.run({ kind: 'transcript', key, data: { url }, who }, signal, opts);
       if ('state' in out) return out;
       const result = await read(info, out);
-      if (!result) throw new AppError(503, 'media.store_unavailable', 'The prepared file could not be read. Please try again.');
+      if (!result) throw fail('media.store_unavailable');
       return result;
     },
   };

@@ -1,15 +1,13 @@
 // The shared curated trending list (DECISIONS 6): Pro users view, curate and boost; a boost adds 1
 // once per user per video, counted by the server; the curator or an admin removes an entry.
 import type { z } from 'zod';
-import { AppError, conflict, notFound } from '../errors.js';
+import { fail } from '../errors.js';
 import type { User } from '../db/repositories/users.repository.js';
 import type { TrendingVideoRow, TrendingVideosRepository } from '../db/repositories/trending-videos.repository.js';
 import type { TrendingVideo, createTrendingVideoRequest } from '../../shared/contracts/trending-videos.js';
 import { isAdmin } from './entitlements.service.js';
 
 export type CreateTrendingVideoInput = z.output<typeof createTrendingVideoRequest>;
-
-export const ALREADY_BOOSTED_MESSAGE = 'You have already boosted this video.';
 
 export function toTrendingVideo(row: TrendingVideoRow, boosted: boolean): TrendingVideo {
   return {
@@ -47,16 +45,16 @@ export function createTrendingVideosService(deps: { videos: TrendingVideosReposi
 
     async boost(user: User, id: number): Promise<TrendingVideo> {
       const outcome = await deps.videos.boost(id, user.id);
-      if (outcome.kind === 'missing') throw notFound('Video not found', 'trending.not_found');
-      if (outcome.kind === 'already') throw conflict(ALREADY_BOOSTED_MESSAGE, 'trending.already_boosted');
+      if (outcome.kind === 'missing') throw fail('trending.not_found');
+      if (outcome.kind === 'already') throw fail('trending.already_boosted');
       return toTrendingVideo(outcome.video, true);
     },
 
     async remove(user: User, id: number): Promise<void> {
       const video = await deps.videos.findById(id);
-      if (!video) throw notFound('Video not found', 'trending.not_found');
+      if (!video) throw fail('trending.not_found');
       if (video.curatedBy !== user.id && !isAdmin(user, deps.adminEmails)) {
-        throw new AppError(403, 'trending.not_curator', 'Only the curator or an administrator can remove this video.');
+        throw fail('trending.not_curator');
       }
       await deps.videos.delete(id);
     },

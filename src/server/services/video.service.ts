@@ -22,12 +22,11 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
 import { DEFAULT_QUALITY } from '../../shared/constants.js';
 import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
 import { slideshowFrame } from '../platforms/video-model.js';
-import { platformErrors } from '../platforms/errors.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
@@ -57,6 +56,10 @@ export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
 
 /** `?platform=` on our own by-id links, for any platform but the default (old links keep working). */
 export const platformQuery = (platform: string, sep = '?') => (platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`);
+
+/** A link none of these platforms recognises, naming them. */
+const unsupportedLink = (names: string[]) =>
+  names.length === 1 ? fail('link.unsupported', { variant: 'provide', platforms: names[0] }) : fail('link.unsupported', { variant: 'provide_list', platforms: names.join(', ') });
 
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
@@ -107,10 +110,15 @@ export function createVideoService(deps: {
   const names = deps.platforms.all.map((p) => p.name);
   const cacheKey = (ref: Pick<VideoRef, 'platform' | 'id'>) => `${ref.platform}:${ref.id}`;
   const platformOf = (video: FetchedVideo): Platform => deps.platforms.get(video.ref.platform);
+  /** No video file to send: a photo post has none, else the platform gave no usable one. */
+  const noVideoFile = (video: FetchedVideo) => {
+    const platform = platformOf(video).name;
+    return video.video.isPhotoPost ? fail('link.unsupported', { variant: 'photo_post', platform }) : fail('upstream.unavailable', { platform });
+  };
 
   async function resolve(url: string, signal?: AbortSignal): Promise<VideoRef> {
     const found = deps.platforms.match(url);
-    if (!found) throw platformErrors.unsupportedLink(names);
+    if (!found) throw unsupportedLink(names);
     const { platform, link } = found;
     if (link.kind === 'video') return { platform: platform.id, id: link.id, url: link.url };
     const hit = shortLinks.get(link.url);
@@ -154,10 +162,10 @@ export function createVideoService(deps: {
 
   function pickOption(video: FetchedVideo, quality: string | undefined): MediaOption {
     const options = video.video.options;
-    if (!options.length) throw video.video.isPhotoPost ? platformErrors.noVideo(platformOf(video).name) : platformErrors.unavailable(platformOf(video).name);
+    if (!options.length) throw noVideoFile(video);
     const q = (quality ?? DEFAULT_QUALITY).toLowerCase();
     const found = options.find((o) => o.quality === q);
-    if (!found) throw new AppError(400, 'video.quality_unavailable', `The quality '${q}' is not available for this video. Fetch the video again and pick one of its options.`);
+    if (!found) throw fail('video.quality_unavailable', { quality: q });
     return found;
   }
 
@@ -167,7 +175,7 @@ export function createVideoService(deps: {
     if (req.mediaUrls) urls = req.mediaUrls;
     else if (req.mediaUrl) urls = [req.mediaUrl];
     else if (req.kind === 'music') {
-      if (!video.video.musicUrl) throw new AppError(404, 'video.no_music', 'This video has no separate sound track.');
+      if (!video.video.musicUrl) throw fail('video.no_music');
       urls = [video.video.musicUrl];
     } else {
       option = pickOption(video, req.quality);
@@ -225,7 +233,7 @@ export function createVideoService(deps: {
     /** A video by id (preview, thumbnail, slide): from the cache, else through its canonical page. */
     byId(id: string, signal?: AbortSignal, platformId = DEFAULT_PLATFORM): Promise<FetchedVideo> {
       const platform = deps.platforms.get(platformId);
-      if (!platform.idPattern.test(id)) throw platformErrors.unsupportedLink([platform.name]);
+      if (!platform.idPattern.test(id)) throw unsupportedLink([platform.name]);
       return load({ platform: platform.id, id, url: platform.canonicalUrl(id) });
     },
     openMedia,
@@ -238,14 +246,14 @@ export function createVideoService(deps: {
     async openPreview(id: string, range: string | undefined, signal?: AbortSignal, platform = DEFAULT_PLATFORM): Promise<OpenedVideoMedia> {
       const video = await this.byId(id, signal, platform);
       const lightest = video.video.options.at(-1);
-      if (!lightest) throw video.video.isPhotoPost ? platformErrors.noVideo(platformOf(video).name) : platformErrors.unavailable(platformOf(video).name);
+      if (!lightest) throw noVideoFile(video);
       return openMedia(video.ref.url, { kind: 'video', quality: lightest.quality }, signal, { range });
     },
     /** Slide `n` (from 1) of a photo post, byte for byte, with the page's cookies. */
     async openSlide(id: string, n: number, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
       const video = await this.byId(id, signal, platform);
       const slide = video.video.images[n - 1];
-      if (!slide) throw new AppError(404, 'video.no_slide', video.video.isPhotoPost ? `This photo post has ${video.video.images.length} slides.` : 'This post is a video, not a photo post.');
+      if (!slide) throw video.video.isPhotoPost ? fail('video.no_slide', { slides: video.video.images.length }) : fail('video.no_slide', { variant: 'not_photo' });
       const res = await platformOf(video).openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
       const length = Number(res.header('content-length'));
       return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg', contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null, video };
@@ -253,7 +261,7 @@ export function createVideoService(deps: {
     /** The cover image stream of a video. */
     async openThumbnail(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
       const video = await this.byId(id, signal, platform);
-      if (!video.video.thumbnailUrl) throw new AppError(404, 'video.no_thumbnail', 'This video has no thumbnail.');
+      if (!video.video.thumbnailUrl) throw fail('video.no_thumbnail');
       const res = await platformOf(video).openMedia([video.video.thumbnailUrl], video, { signal, maxBytes: 5 * 1024 * 1024 });
       return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg' };
     },

@@ -2,6 +2,7 @@
 // MB of MB and speed come from the bytes actually received; then saved through a Blob URL under a
 // timestamp-based .mp4 name (SPEC 7), or .zip for a photo post's photos.
 import { useCallback, useRef, useState } from 'react';
+import { messageFor } from '../../lib/query-client';
 
 export interface DownloadProgress {
   /** True until the server answers: a slideshow or a 1080p file is made before its first byte. */
@@ -56,7 +57,7 @@ export function useVideoDownload() {
         } catch {
           /* not JSON */
         }
-        throw new DownloadError(typeof body?.message === 'string' ? body.message : '', body, res.status);
+        throw new DownloadError(messageFor(body) ?? '', body, res.status);
       }
       const contentType = res.headers.get('content-type')?.split(';')[0] ?? 'video/mp4';
       const lengthHeader = res.headers.get('content-length');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FormData } from 'undici';
-import { AppError } from '../../errors.js';
+import { fail } from '../../errors.js';
 import { HttpClientError } from '../http/http-errors.js';
 import { createOperatorClient, type OperatorClient, type OperatorResponse } from '../http/operator-client.js';
 import { languageCode, type TranscriptionEngine } from './types.js';
@@ -40,7 +40,6 @@ export function createOpenAiEngine(
   prepareUpload: (mediaFile: string, outFile: string, signal?: AbortSignal) => Promise<void>,
   http: OperatorClient | null = cfg ? createOperatorClient({ endpoint: transcriptionEndpoint(cfg.url), timeoutMs: cfg.timeoutMs, maxBytes: MAX_ANSWER_BYTES }) : null,
 ): TranscriptionEngine {
-  const upstream = (message: string) => new AppError(502, 'transcription.upstream', message);
   return {
     id: 'api',
     local: false,
@@ -65,23 +64,23 @@ export function createOpenAiEngine(
         });
       } catch (err) {
         if (input.signal?.aborted) throw err;
-        throw upstream('The transcription service did not answer. Please try again.');
+        throw fail('transcription.upstream', { variant: 'no_answer' });
       }
       if (res.status === 429) {
         await res.dump();
-        throw new AppError(503, 'transcription.busy', 'The transcription service is busy. Please try again in a minute.', {}, { 'retry-after': res.header('retry-after') ?? '30' });
+        throw fail('transcription.busy', undefined, {}, { 'retry-after': res.header('retry-after') ?? '30' });
       }
       if (res.status < 200 || res.status >= 300) {
         await res.dump();
-        throw upstream(`The transcription service answered ${res.status}. Please try again later.`);
+        throw fail('transcription.upstream', { variant: 'status', status: res.status });
       }
       let body: VerboseJson;
       try {
         body = JSON.parse(await res.text()) as VerboseJson;
       } catch (err) {
         if (input.signal?.aborted) throw err;
-        if (err instanceof HttpClientError && err.kind === 'too_large') throw upstream('The transcription service sent an answer larger than allowed.');
-        throw upstream('The transcription service sent an unreadable answer.');
+        if (err instanceof HttpClientError && err.kind === 'too_large') throw fail('transcription.upstream', { variant: 'too_large' });
+        throw fail('transcription.upstream');
       }
       const cues = (body.segments ?? [])
         .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')

@@ -48,13 +48,13 @@ const MIN_READ = 64 * 1024;
 const HEAD_MAX = 64 * 1024;
 const STALL_FACTOR = 4;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const tooSlow = () => new HttpClientError('timeout', 'The site took too long to answer.');
-const broken = () => new HttpClientError('unavailable', 'The site answered with a broken response.');
+const tooSlow = () => new HttpClientError('timeout');
+const broken = () => new HttpClientError('unavailable', 'broken_response');
 
 export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
   for (const [name, value] of Object.entries(input.headers)) {
     // Values come from our code and from cookies a site set: never let one end the request head.
-    if (!TOKEN.test(name) || /[\r\n\0]/.test(value)) return Promise.reject(new HttpClientError('blocked', 'A request header is not valid.'));
+    if (!TOKEN.test(name) || /[\r\n\0]/.test(value)) return Promise.reject(new HttpClientError('blocked', 'header'));
   }
   if (input.signal?.aborted) return Promise.reject(input.signal.reason ?? new Error('aborted'));
   const key = `${input.target.protocol}//${input.target.host}|${input.lookup ? 'guarded' : 'mapped'}`;
@@ -212,7 +212,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
       // The reader, not the site, is idle. A slow reader still asks for more now and then; one that
       // asks for nothing for STALL_FACTOR idle periods is gone (or hostile): free the connection.
       idleWhileWaiting = true;
-      stallTimer = setTimeout(() => fail(new HttpClientError('timeout', 'The download stalled: nothing was read for too long.')), input.idleTimeoutMs * (STALL_FACTOR - 1));
+      stallTimer = setTimeout(() => fail(new HttpClientError('timeout', 'stalled')), input.idleTimeoutMs * (STALL_FACTOR - 1));
     };
     const onError = (err: Error) => fail(err);
     const onClose = () => {
@@ -220,7 +220,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
       clearTimeout(connectTimer);
       clearTimeout(stallTimer);
       signal?.removeEventListener('abort', onAbort);
-      if (!settled) return fail(new HttpClientError('unavailable', 'The site closed the connection.'));
+      if (!settled) return fail(new HttpClientError('unavailable', 'closed'));
       if (!body || ended || body.destroyed) return;
       if (expected !== null) return void body.destroy(new Error(`premature close: ${received} of ${expected} bytes`));
       ended = true; // length unknown: the body ends with the connection

@@ -122,16 +122,16 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
   function check(url: URL, o: RequestOptions): void {
     if (trustedOrigin !== undefined) {
       // Exactly the configured origin (scheme, host, port): a redirect elsewhere stops here.
-      if (!/^https?:$/.test(url.protocol) || url.origin !== trustedOrigin) throw blocked('This address is not the configured endpoint.');
-      if (url.username || url.password) throw blocked('Links with a user name or password are not allowed.');
+      if (!/^https?:$/.test(url.protocol) || url.origin !== trustedOrigin) throw blocked('endpoint');
+      if (url.username || url.password) throw blocked('credentials');
       return;
     }
-    if (url.protocol !== 'https:' && !(o.allowHttp && url.protocol === 'http:')) throw blocked('Only https links are allowed.');
-    if (url.username || url.password) throw blocked('Links with a user name or password are not allowed.');
-    if (url.port && url.port !== (url.protocol === 'https:' ? '443' : '80')) throw blocked('Links with a custom port are not allowed.');
+    if (url.protocol !== 'https:' && !(o.allowHttp && url.protocol === 'http:')) throw blocked('https');
+    if (url.username || url.password) throw blocked('credentials');
+    if (url.port && url.port !== (url.protocol === 'https:' ? '443' : '80')) throw blocked('port');
     const host = normaliseHost(url.hostname);
-    if (!hostAllowed(host, o.allow)) throw blocked('This link points to a host that is not allowed.');
-    if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('This link points to a private address.');
+    if (!hostAllowed(host, o.allow)) throw blocked('host');
+    if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('private');
   }
 
   async function send(url: URL, o: RequestOptions, method: string, body: RequestOptions['body']): Promise<UpstreamResponse> {
@@ -178,7 +178,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     try {
       url = new URL(input);
     } catch {
-      throw blocked('This is not a valid link.');
+      throw blocked();
     }
     const maxRedirects = o.maxRedirects ?? 5;
     const redirects: string[] = [];
@@ -191,12 +191,12 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && maxRedirects > 0) {
         res.body.resume();
-        if (redirects.length >= maxRedirects) throw new HttpClientError('unavailable', 'The site redirected too many times.');
+        if (redirects.length >= maxRedirects) throw new HttpClientError('unavailable', 'redirects');
         let next: URL;
         try {
           next = new URL(location, url);
         } catch {
-          throw new HttpClientError('unavailable', 'The site answered with a broken redirect.');
+          throw new HttpClientError('unavailable', 'broken_redirect');
         }
         redirects.push(next.href);
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
@@ -205,7 +205,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
         }
         if (body instanceof Readable) {
           check(next, o); // a redirect leaving the policy is refused as such
-          throw new HttpClientError('unavailable', 'The endpoint redirected an upload, which cannot be sent twice.');
+          throw new HttpClientError('unavailable', 'upload_redirect');
         }
         url = next;
         continue;

@@ -23,8 +23,8 @@ export interface HttpResponse {
   release(chunk: Buffer): void;
 }
 
-export function blocked(message: string) {
-  return new HttpClientError('blocked', message);
+export function blocked(variant?: Extract<ConstructorParameters<typeof HttpClientError>, ['blocked', ...unknown[]]>[1]) {
+  return new HttpClientError('blocked', variant);
 }
 
 export function translate(err: unknown, signal?: AbortSignal): Error {
@@ -32,10 +32,10 @@ export function translate(err: unknown, signal?: AbortSignal): Error {
   if (err instanceof HttpClientError) return err;
   const e = err as { code?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
-  if (code === 'EPRIVATEADDR') return blocked('This link points to a private address.');
+  if (code === 'EPRIVATEADDR') return blocked('private');
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-    return new HttpClientError('timeout', 'The site took too long to answer.');
-  return new HttpClientError('unavailable', 'The site could not be reached.');
+    return new HttpClientError('timeout');
+  return new HttpClientError('unavailable', 'unreachable');
 }
 
 export function wrap(res: UpstreamResponse, url: string, redirects: string[], o: { maxBytes?: number; signal?: AbortSignal }): HttpResponse {
@@ -56,7 +56,7 @@ export function wrap(res: UpstreamResponse, url: string, redirects: string[], o:
         if (total > limit) {
           body.destroy();
           res.body.destroy();
-          throw new HttpClientError('too_large', 'The page is larger than allowed.');
+          throw new HttpClientError('too_large', 'page');
         }
         chunks.push(chunk);
       }
@@ -101,7 +101,7 @@ function byteCeiling(max: number, onExceed: () => void): Transform {
       seen += chunk.length;
       if (seen > max) {
         // Fail this stream first, then cut the upstream: its premature close must not hide the cause.
-        cb(new HttpClientError('too_large', 'The file is larger than allowed.'));
+        cb(new HttpClientError('too_large'));
         return onExceed();
       }
       cb(null, chunk);

@@ -2,7 +2,7 @@
 // ffmpeg runs with limits, and errors turned into clear API errors.
 import os from 'node:os';
 import type { Readable } from 'node:stream';
-import { AppError, infrastructureError } from '../../errors.js';
+import { fail, infrastructureError } from '../../errors.js';
 import { apiUploadArgs, mp3Args, NO_AUDIO_STDERR, parseProgressTime } from './ffmpeg-args.js';
 import { checkOutputFile, probe, ProcessError, runProcess, type ProbeResult } from './media-runner.js';
 import { streamToFile, withTempDir } from './temp-files.js';
@@ -18,18 +18,18 @@ export interface MediaProcessorConfig {
   maxQueue?: number;
 }
 
-export const noAudio = () => new AppError(422, 'media.no_audio', 'This video has no sound to extract.');
+export const noAudio = () => fail('media.no_audio');
 
 export const unreadable = () =>
-  new AppError(422, 'media.unreadable', 'This video file could not be read. Please try a different video.');
+  fail('media.unreadable');
 
 /** Turns a failed process into the error a person can act on. */
 export function processFailure(err: unknown): unknown {
   if (!(err instanceof ProcessError)) return err;
-  if (err.reason === 'aborted') return new AppError(499, 'request.aborted', 'The request was cancelled.');
-  if (err.reason === 'timeout') return new AppError(504, 'media.timeout', 'Processing this video took too long. Please try a shorter video.');
-  if (err.reason === 'spawn') return new AppError(503, 'media.unavailable', 'Media processing is not available on this server (ffmpeg could not be started).');
-  if (err.reason === 'killed') return new AppError(503, 'media.interrupted', 'Processing was interrupted on our side. Please try again.', {}, { 'retry-after': '5' });
+  if (err.reason === 'aborted') return fail('request.aborted');
+  if (err.reason === 'timeout') return fail('media.timeout');
+  if (err.reason === 'spawn') return fail('media.unavailable');
+  if (err.reason === 'killed') return fail('media.interrupted');
   if (/No space left on device/i.test(err.stderr)) return infrastructureError({ code: 'ENOSPC' })!;
   return unreadable();
 }
@@ -61,7 +61,7 @@ export function createMediaProcessor(cfg: MediaProcessorConfig) {
       try {
         return await streamToFile(source, file, { maxBytes: cfg.maxInputBytes, expectedBytes: opts.expectedBytes, signal });
       } catch (err) {
-        if (limit.aborted && !opts.signal?.aborted) throw new AppError(504, 'media.timeout', 'The video took too long to arrive. Please try again.');
+        if (limit.aborted && !opts.signal?.aborted) throw fail('media.timeout', { variant: 'arrival' });
         throw err;
       }
     },

@@ -2,7 +2,7 @@
 // by AbortSignal (client disconnects), bounded stderr, and output checks after the run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { AppError } from '../../errors.js';
+import { fail } from '../../errors.js';
 import { probeArgs } from './ffmpeg-args.js';
 
 export interface RunOptions {
@@ -116,7 +116,7 @@ export function checkOutputFile(file: string, maxBytes: number): number {
   } catch {
     size = 0;
   }
-  if (size <= 0) throw new AppError(422, 'media.unreadable', 'This video’s sound could not be read. Please try a different video.');
-  if (size > maxBytes) throw new AppError(413, 'media.too_large', 'The result is larger than this server allows.');
+  if (size <= 0) throw fail('media.unreadable', { variant: 'sound' });
+  if (size > maxBytes) throw fail('media.too_large', { variant: 'result' });
   return size;
 }

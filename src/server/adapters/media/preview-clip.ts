@@ -1,6 +1,6 @@
 // The free plan's preview: the first seconds of a video, cut without re-encoding (stream copy is
 // cheap: no decode, no encode), with the index up front so a player starts at once.
-import { AppError } from '../../errors.js';
+import { fail } from '../../errors.js';
 import { checkOutputFile, runProcess } from './media-runner.js';
 import { processFailure, type MediaProcessor } from './media-processor.js';
 
@@ -25,6 +25,6 @@ export async function cutPreviewClip(media: MediaProcessor, input: string, outpu
     throw processFailure(err);
   }
   const size = checkOutputFile(output, media.config.maxInputBytes);
-  if (size < 1024) throw new AppError(422, 'media.unreadable', 'This video could not be previewed.');
+  if (size < 1024) throw fail('media.unreadable', { variant: 'preview' });
   return size;
 }

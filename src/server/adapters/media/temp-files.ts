@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { AppError, infrastructureError } from '../../errors.js';
+import { AppError, fail, infrastructureError } from '../../errors.js';
 
 export async function withTempDir<T>(root: string, fn: (dir: string) => Promise<T>): Promise<T> {
   await fsp.mkdir(root, { recursive: true });
@@ -30,7 +30,7 @@ export async function streamToFile(
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       bytes += chunk.length;
-      if (bytes > opts.maxBytes) return cb(new AppError(413, 'media.too_large', 'This video is too large to process here.'));
+      if (bytes > opts.maxBytes) return cb(fail('media.too_large'));
       cb(null, chunk);
     },
   });
@@ -40,12 +40,12 @@ export async function streamToFile(
     if (err instanceof AppError) throw err;
     const ours = infrastructureError(err);
     if (ours) throw ours; // disk full here is ours, not an incomplete upstream file
-    if (opts.signal?.aborted) throw new AppError(499, 'request.aborted', 'The request was cancelled.');
-    throw new AppError(502, 'upstream.incomplete', 'The video file stopped arriving before it was complete. Please try again.');
+    if (opts.signal?.aborted) throw fail('request.aborted');
+    throw fail('upstream.incomplete');
   }
   if (opts.expectedBytes && bytes < opts.expectedBytes) {
-    throw new AppError(502, 'upstream.incomplete', 'The video file stopped arriving before it was complete. Please try again.');
+    throw fail('upstream.incomplete');
   }
-  if (bytes === 0) throw new AppError(502, 'media.empty', 'TikTok sent an empty file for this video. Please try again later.');
+  if (bytes === 0) throw fail('media.empty');
   return bytes;
 }

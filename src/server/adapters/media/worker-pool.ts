@@ -4,7 +4,7 @@
 // `priority` (Pro) goes first, and among equals the owner running the fewest jobs, so one person
 // starting twelve extractions cannot hold every slot; nor may one owner fill more than half the
 // waiting line.
-import { AppError } from '../../errors.js';
+import { fail, retryAfter } from '../../errors.js';
 
 export interface JobOwner {
   /** Who waits for this job (a user id); jobs without one share the anonymous owner. */
@@ -36,7 +36,7 @@ export function createWorkerPool(opts: { concurrency: number; maxQueue: number; 
   let served = 0;
   const queue: Waiting[] = [];
   const busy = () =>
-    new AppError(503, 'media.busy', 'The media workers are busy right now. Please try again in a few seconds.', {}, { 'retry-after': String(opts.retryAfterSeconds ?? 10) });
+    fail('media.busy', undefined, {}, opts.retryAfterSeconds === undefined ? {} : retryAfter(opts.retryAfterSeconds));
 
   /**
    * The next job: highest priority; then the owner running the fewest jobs; then the owner served
@@ -60,7 +60,7 @@ export function createWorkerPool(opts: { concurrency: number; maxQueue: number; 
   return {
     stats: () => ({ running, queued: queue.length, concurrency, maxQueue: opts.maxQueue }),
     run<T>(job: () => Promise<T>, signal?: AbortSignal, who: JobOwner = {}): Promise<T> {
-      if (signal?.aborted) return Promise.reject(new AppError(499, 'request.aborted', 'The request was cancelled.'));
+      if (signal?.aborted) return Promise.reject(fail('request.aborted'));
       const owner = who.owner ?? '';
       if (running >= concurrency && (queue.length >= opts.maxQueue || (owner && queue.filter((w) => w.owner === owner).length >= ownerShare))) return Promise.reject(busy());
       return new Promise<T>((resolve, reject) => {
@@ -85,7 +85,7 @@ export function createWorkerPool(opts: { concurrency: number; maxQueue: number; 
                 next();
               });
           },
-          cancel: () => reject(new AppError(499, 'request.aborted', 'The request was cancelled.')),
+          cancel: () => reject(fail('request.aborted')),
         };
         const onAbort = () => {
           const i = queue.indexOf(entry);

@@ -3,7 +3,7 @@
 // every node agrees where a window starts).
 import { createClient } from '@redis/client';
 import type { Logger } from 'pino';
-import { AppError } from '../../errors.js';
+import { fail } from '../../errors.js';
 import type { RateLimitStore } from '../../lib/rate-limiter.js';
 
 export function createRedisRateStore(opts: { url: string; prefix: string; logger: Logger }): RateLimitStore & { ready(timeoutMs: number): Promise<void>; close(): Promise<void> } {
@@ -12,7 +12,7 @@ export function createRedisRateStore(opts: { url: string; prefix: string; logger
   client.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'redis error'));
   // Connecting goes on in the background (and again after a drop); hits meanwhile answer 503.
   client.connect().catch(() => undefined);
-  const away = () => new AppError(503, 'service.rate_limits_unavailable', 'The server cannot check request limits right now. Please try again in a moment.');
+  const away = () => fail('service.rate_limits_unavailable');
   const run = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (!client.isReady) throw away();
     try {

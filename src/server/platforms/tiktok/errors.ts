@@ -1,24 +1,9 @@
-// Typed TikTok failures: each a dotted code, a clear message saying what to do next (DECISIONS 4),
-// and a 4xx status (the issue asks for 4xx on every one, upstream trouble included: 424/429).
-import { AppError } from '../../errors.js';
+// TikTok's failures in the catalogue's neutral codes (shared/error-messages.ts): each a clear message
+// saying what to do next (DECISIONS 4) and a 4xx status, upstream trouble included (424/429).
+import { fail, type AppError } from '../../errors.js';
 
-export const tiktokErrors = {
-  notFound: () => new AppError(404, 'video.not_found', 'This TikTok video was removed or does not exist. Check the link or try a different video.'),
-  private: () => new AppError(403, 'video.private', 'This TikTok video is private, so it cannot be downloaded. Try a public video.'),
-  regionBlocked: () =>
-    new AppError(451, 'video.region_blocked', 'This TikTok video is not available in our server\'s region. Try a different video.'),
-  loginRequired: () =>
-    new AppError(403, 'video.login_required', 'TikTok requires a login to view this video, so it cannot be downloaded. Try a different video.'),
-  ageRestricted: () =>
-    new AppError(403, 'video.age_restricted', 'This TikTok video is age-restricted and can only be viewed when logged in. Try a different video.'),
-  rateLimited: () =>
-    new AppError(429, 'upstream.rate_limited', 'TikTok is limiting our requests right now. Please try again in a few minutes.', {}, { 'retry-after': '60' }),
-  unavailable: () =>
-    new AppError(424, 'upstream.unavailable', 'TikTok is not answering right now. Please try again in a few minutes.'),
-  unsupported: (message = 'Please provide a valid TikTok URL') => new AppError(400, 'link.unsupported', message),
-  noVideo: () =>
-    new AppError(400, 'link.unsupported', 'This TikTok post is a photo slideshow and has no video file to download.'),
-};
+/** The params of TikTok's messages in the catalogue's platform-neutral codes. */
+export const TIKTOK = { platform: 'TikTok' } as const;
 
 /** TikTok's `webapp.video-detail.statusCode` (+ `statusMsg`) to a typed failure; null when OK. */
 export function errorForStatus(statusCode: unknown, statusMsg: unknown): AppError | null {
@@ -28,15 +13,15 @@ export function errorForStatus(statusCode: unknown, statusMsg: unknown): AppErro
   switch (code) {
     case 10204:
       // 'cross_border_violation_ur' = withheld in the region serving us; '...status_deleted' = removed.
-      return /cross_border|region|geo/i.test(msg) ? tiktokErrors.regionBlocked() : tiktokErrors.notFound();
+      return /cross_border|region|geo/i.test(msg) ? fail('video.region_blocked', TIKTOK) : fail('video.not_found', TIKTOK);
     case 10216:
     case 10222:
-      return tiktokErrors.private();
+      return fail('video.private', TIKTOK);
     case 10221:
-      return tiktokErrors.notFound();
+      return fail('video.not_found', TIKTOK);
     case 10231:
-      return tiktokErrors.regionBlocked();
+      return fail('video.region_blocked', TIKTOK);
     default:
-      return /private/i.test(msg) ? tiktokErrors.private() : /deleted|not.?exist|removed/i.test(msg) ? tiktokErrors.notFound() : tiktokErrors.unavailable();
+      return /private/i.test(msg) ? fail('video.private', TIKTOK) : /deleted|not.?exist|removed/i.test(msg) ? fail('video.not_found', TIKTOK) : fail('upstream.unavailable', TIKTOK);
   }
 }

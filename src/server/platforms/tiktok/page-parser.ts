@@ -1,7 +1,7 @@
 // Reads a TikTok video page: `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">` (found by id, any
 // attribute order) -> `__DEFAULT_SCOPE__["webapp.video-detail"]` -> status check -> itemStruct.
-import { AppError } from '../../errors.js';
-import { errorForStatus, tiktokErrors } from './errors.js';
+import { fail, type AppError } from '../../errors.js';
+import { errorForStatus, TIKTOK } from './errors.js';
 import { dropNul } from '../../lib/nul.js';
 
 type Json = Record<string, any>;
@@ -28,19 +28,19 @@ export function readVideoPage(html: string): PageResult {
   if (!scope) {
     // No data: a bot check ("Please wait...", WAF challenge) or an unexpected page.
     const botCheck = /_wafchallengeid|Please wait\.\.\.|id="wci"/i.test(html);
-    return { ok: false, error: botCheck ? tiktokErrors.rateLimited() : tiktokErrors.unavailable(), canonical: null };
+    return { ok: false, error: botCheck ? fail('upstream.rate_limited', TIKTOK) : fail('upstream.unavailable', TIKTOK), canonical: null };
   }
   const canonical = typeof scope['seo.abtest']?.canonical === 'string' ? scope['seo.abtest'].canonical : null;
   const detail = scope['webapp.video-detail'];
-  if (!detail || typeof detail !== 'object') return { ok: false, error: tiktokErrors.unavailable(), canonical };
+  if (!detail || typeof detail !== 'object') return { ok: false, error: fail('upstream.unavailable', TIKTOK), canonical };
   const statusError = errorForStatus(detail.statusCode, detail.statusMsg);
   if (statusError) return { ok: false, error: statusError, canonical };
   const item = detail.itemInfo?.itemStruct;
-  if (!item || typeof item !== 'object') return { ok: false, error: tiktokErrors.notFound(), canonical };
-  if (!item.video && item.isContentClassified) return { ok: false, error: tiktokErrors.ageRestricted(), canonical };
+  if (!item || typeof item !== 'object') return { ok: false, error: fail('video.not_found', TIKTOK), canonical };
+  if (!item.video && item.isContentClassified) return { ok: false, error: fail('video.age_restricted', TIKTOK), canonical };
   if (item.isContentClassified && !(item.video?.playAddr || item.video?.bitrateInfo?.length)) {
-    return { ok: false, error: tiktokErrors.ageRestricted(), canonical };
+    return { ok: false, error: fail('video.age_restricted', TIKTOK), canonical };
   }
-  if (item.privateItem === true && !item.video?.playAddr) return { ok: false, error: tiktokErrors.private(), canonical };
+  if (item.privateItem === true && !item.video?.playAddr) return { ok: false, error: fail('video.private', TIKTOK), canonical };
   return { ok: true, item, canonical };
 }

@@ -1,10 +1,10 @@
 // The TikTok web extractor (research/tiktok.md §0): resolve short links, fetch the video page like a
 // browser keeping its cookies, read the rehydration JSON, and open CDN media with the page's
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
-import { AppError } from '../../errors.js';
+import { AppError, fail } from '../../errors.js';
 import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
 import { canonicalVideoUrl, parseTikTokLink } from '../../../shared/tiktok-url.js';
-import { tiktokErrors } from './errors.js';
+import { TIKTOK } from './errors.js';
 import { mapItemStruct, usableMediaUrl } from './item-mapper.js';
 import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
 import { readVideoPage } from './page-parser.js';
@@ -36,7 +36,7 @@ interface TikTokSession {
 }
 
 function upstream(err: unknown): unknown {
-  if (err instanceof HttpClientError && err.kind !== 'blocked') return tiktokErrors.unavailable();
+  if (err instanceof HttpClientError && err.kind !== 'blocked') return fail('upstream.unavailable', TIKTOK);
   return err;
 }
 
@@ -56,15 +56,15 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       }
       res.body.destroy(); // the redirect is all we need; never read the body
       const location = res.header('location');
-      if (res.status === 429) throw tiktokErrors.rateLimited();
-      if (res.status >= 500) throw tiktokErrors.unavailable();
-      if (res.status < 300 || res.status >= 400 || !location) throw tiktokErrors.unsupported('This short link does not lead to a TikTok video.');
+      if (res.status === 429) throw fail('upstream.rate_limited', TIKTOK);
+      if (res.status >= 500) throw fail('upstream.unavailable', TIKTOK);
+      if (res.status < 300 || res.status >= 400 || !location) throw fail('link.unsupported', { variant: 'short_link', ...TIKTOK });
       const next = new URL(location, link.url).href;
       const legacy = /^https:\/\/m\.tiktok\.com\/v\/(\d{1,21})\.html/.exec(next);
       link = legacy ? { kind: 'video', id: legacy[1], user: '_', url: canonicalVideoUrl(legacy[1]) } : parseTikTokLink(next);
-      if (!link) throw tiktokErrors.unsupported('This short link does not lead to a TikTok video.');
+      if (!link) throw fail('link.unsupported', { variant: 'short_link', ...TIKTOK });
     }
-    throw tiktokErrors.unsupported(link ? 'This short link does not lead to a TikTok video.' : undefined);
+    throw link ? fail('link.unsupported', { variant: 'short_link', ...TIKTOK }) : fail('link.unsupported', { variant: 'provide', platforms: 'TikTok' });
   }
 
   async function fetchPage(url: string, jar: CookieJar, signal?: AbortSignal) {
@@ -76,11 +76,11 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
     }
     if (new URL(res.url).pathname.replace(/\/$/, '') === '/login') {
       res.body.destroy();
-      throw tiktokErrors.loginRequired();
+      throw fail('video.login_required', TIKTOK);
     }
-    if (res.status === 429) throw (res.body.destroy(), tiktokErrors.rateLimited());
-    if (res.status === 404 || res.status === 410) throw (res.body.destroy(), tiktokErrors.notFound());
-    if (res.status !== 200) throw (res.body.destroy(), tiktokErrors.unavailable());
+    if (res.status === 429) throw (res.body.destroy(), fail('upstream.rate_limited', TIKTOK));
+    if (res.status === 404 || res.status === 410) throw (res.body.destroy(), fail('video.not_found', TIKTOK));
+    if (res.status !== 200) throw (res.body.destroy(), fail('upstream.unavailable', TIKTOK));
     try {
       return { html: await res.text(), finalUrl: res.url };
     } catch (err) {
@@ -151,11 +151,11 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       if (res.status === 200 || res.status === 206) return res;
       lastStatus = res.status;
       res.body.destroy();
-      if (res.status === 416) throw new AppError(416, 'request.range', 'The requested range is not available.');
+      if (res.status === 416) throw fail('request.range');
     }
-    if (lastStatus === 429) throw tiktokErrors.rateLimited();
-    if (lastStatus === 404 || lastStatus === 410) throw tiktokErrors.notFound();
-    throw new AppError(424, 'upstream.unavailable', 'TikTok refused to send this file right now. Please fetch the video again and retry.');
+    if (lastStatus === 429) throw fail('upstream.rate_limited', TIKTOK);
+    if (lastStatus === 404 || lastStatus === 410) throw fail('video.not_found', TIKTOK);
+    throw fail('upstream.unavailable', { variant: 'refused' });
   }
 
   return { resolveLink, fetchVideo, openMedia };
