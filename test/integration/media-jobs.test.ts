@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/server/db/client.js';
+import { fail } from '../../src/server/errors.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createPostgresDatabase, DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { startFakeS3 } from '../fakes/fake-s3.js';
-import { toneMp4 } from '../fakes/media-samples.js';
+import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
 const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
@@ -103,6 +104,31 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
   });
 });
 
+describe('media jobs: a job that ends in a refusal', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({});
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reports it as failed with the catalogue code, text and params', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    t.ctx.services.mediaJobs.register('refusal', async () => {
+      await gate;
+      throw fail('media.no_audio', { variant: 'transcribe' });
+    });
+    const pending = await t.ctx.services.mediaJobs.run({ kind: 'refusal', key: `refusal:${Date.now()}`, data: {} }, undefined, { respondAsync: true });
+    expect(pending).toMatchObject({ state: 'running' });
+    release();
+    const id = (pending as { id: string }).id;
+    await expect.poll(async () => (await t.ctx.services.mediaJobs.status(id)).state, { timeout: 10_000 }).toBe('failed');
+    expect((await t.ctx.services.mediaJobs.status(id)).error).toEqual({ code: 'media.no_audio', message: 'This video has no sound to transcribe.', params: { variant: 'transcribe' } });
+  });
+});
+
 describe('media jobs: a request waits up to MEDIA_WAIT_SECONDS', () => {
   let tt: FakeTikTok;
   let t: TestApp;
@@ -158,6 +184,14 @@ describe('media jobs across nodes: a web node and a worker on one PostgreSQL', (
     const mp3 = await fetch(nodes[0].baseUrl + audioUrl);
     expect(mp3.status).toBe(200);
     expect((await mp3.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+  });
+
+  it("answers the worker's refusal on the web node as if it were its own", async () => {
+    const pro = await nodes[0].signUp({ pro: true });
+    const v = tt.addVideo({ media: { file: mutedMp4(2) } });
+    const res = await pro.post('/api/audio/extract', { url: v.url });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ code: 'media.no_audio', message: 'This video has no sound to extract.' });
   });
 
   it("stops the worker's job when the only request waiting for it leaves", async () => {

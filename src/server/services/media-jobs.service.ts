@@ -178,7 +178,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     if (s.state === 'active') return { id, state: 'running' };
     if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };
     const e = s.state === 'cancelled' ? interrupted() : errorFrom(s.output);
-    return { id, state: 'failed', error: { code: e.code, message: e.message } };
+    return { id, state: 'failed', error: { code: e.code, message: e.message, ...(e.params ? { params: e.params } : {}) } };
   }
 
   return {
