@@ -4,11 +4,10 @@
 // finished by a separate worker node.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/server/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createPostgresDatabase, DB_KINDS } from '../helpers/test-db.js';
+import { DB_KINDS } from '../helpers/test-db.js';
+import { startNodes } from '../helpers/nodes.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
-import { startFakeS3 } from '../fakes/fake-s3.js';
 import { zipEntries } from '../helpers/zip.js';
 
 describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
@@ -79,22 +78,17 @@ describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
 
 describe('batch across nodes: two web nodes and a worker on one PostgreSQL', () => {
   let tt: FakeTikTok;
-  let db: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let s3: Awaited<ReturnType<typeof startFakeS3>>;
-  const nodes: TestApp[] = [];
+  let cluster: Awaited<ReturnType<typeof startNodes>>;
+  let nodes: TestApp[];
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    db = await createPostgresDatabase();
-    s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
     // One media store for all nodes: the S3 stand-in.
-    const env = (role: string) => ({ UPSTREAM_HOST_MAP: tt.hostMapJson, PROCESS_ROLE: role, S3_ENDPOINT: s3.url, S3_BUCKET: 'smt-media', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' });
-    for (const role of ['web', 'web', 'worker']) nodes.push(await createTestApp({ database: await openPostgres(db.url), env: env(role) }));
+    cluster = await startNodes(['web', 'web', 'worker'], { UPSTREAM_HOST_MAP: tt.hostMapJson });
+    nodes = cluster.nodes;
   });
   afterAll(async () => {
-    for (const n of nodes) await n.close();
-    await db?.drop();
+    await cluster?.close();
     await tt?.close();
-    await s3?.close();
   });
 
   it('is made on node A, seen on node B, finished by the worker, and its ZIP served by either', async () => {

@@ -6,12 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/server/db/client.js';
 import { fail } from '../../src/server/errors.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createPostgresDatabase, DB_KINDS } from '../helpers/test-db.js';
+import { DB_KINDS } from '../helpers/test-db.js';
+import { startNodes } from '../helpers/nodes.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
-import { startFakeS3 } from '../fakes/fake-s3.js';
 import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
@@ -157,21 +156,17 @@ describe('media jobs: a request waits up to MEDIA_WAIT_SECONDS', () => {
 
 describe('media jobs across nodes: a web node and a worker on one PostgreSQL', () => {
   let tt: FakeTikTok;
-  let db: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let s3: Awaited<ReturnType<typeof startFakeS3>>;
-  const nodes: TestApp[] = [];
+  let cluster: Awaited<ReturnType<typeof startNodes>>;
+  let nodes: TestApp[];
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    db = await createPostgresDatabase();
-    s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
-    const env = (role: string) => ({ UPSTREAM_HOST_MAP: tt.hostMapJson, PROCESS_ROLE: role, S3_ENDPOINT: s3.url, S3_BUCKET: 'smt-media', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' });
-    for (const role of ['web', 'worker']) nodes.push(await createTestApp({ database: await openPostgres(db.url), env: env(role) }));
+    // One media store for all nodes: the S3 stand-in.
+    cluster = await startNodes(['web', 'worker'], { UPSTREAM_HOST_MAP: tt.hostMapJson });
+    nodes = cluster.nodes;
   });
   afterAll(async () => {
-    for (const n of nodes) await n.close();
-    await db?.drop();
+    await cluster?.close();
     await tt?.close();
-    await s3?.close();
   });
 
   it('extracts on the worker for a request made on the web node', async () => {
