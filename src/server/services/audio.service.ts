@@ -67,9 +67,8 @@ export function createAudioService(deps: AudioServiceDeps) {
       // SPEC 5's message, naming the platforms this server has.
       if (!deps.source.recognises(url)) throw fail('link.unsupported', { platforms: platformList(deps.source.platformNames()) });
       const info = await deps.source.lookup(url, signal);
+      // A kept MP3 comes straight back from run(); otherwise the job makes it.
       const key = `audio:${mediaKeyId(info)}`;
-      const stored = await deps.results.find(key);
-      if (stored) return shape(info, stored);
       const out = await deps.jobs.run({ kind: 'audio', key, data: { url }, who }, signal, opts);
       return 'state' in out ? out : shape(info, out);
     },
