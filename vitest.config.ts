@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const alias = { '@shared': path.resolve(import.meta.dirname, 'src/shared'), '@client': path.resolve(import.meta.dirname, 'src/client') };
+const alias = {
+  '@shared': path.resolve(import.meta.dirname, 'src/shared'),
+  '@client': path.resolve(import.meta.dirname, 'src/client'),
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -10,7 +13,13 @@ export default defineConfig({
       {
         resolve: { alias },
         // Pure functions and services with in-memory fakes: no server, no database server.
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
       },
       {
         resolve: { alias },

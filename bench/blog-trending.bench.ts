@@ -31,7 +31,9 @@ const post = Array.from({ length: 14 }, (_, i) => section(i)).join('');
 const plain = new Marked({ gfm: true, async: false });
 const base = timeSync(() => plain.parse(post), 200);
 const full = timeSync(() => renderMarkdown(post), 200);
-console.log(`Markdown post (${(post.length / 1024).toFixed(1)} KB): marked ${base.toFixed(3)} ms, marked+sanitize ${full.toFixed(3)} ms, ratio ${(full / base).toFixed(2)}x`);
+console.log(
+  `Markdown post (${(post.length / 1024).toFixed(1)} KB): marked ${base.toFixed(3)} ms, marked+sanitize ${full.toFixed(3)} ms, ratio ${(full / base).toFixed(2)}x`,
+);
 
 // 2. Boosts
 async function boosts(kind: DbKind): Promise<void> {
@@ -57,7 +59,14 @@ async function boosts(kind: DbKind): Promise<void> {
       const a = await repo.insert({ title: `guarded ${r}`, videoUrl: 'https://example.com/v', platform: 'tiktok' });
       const b = await repo.insert({ title: `bare ${r}`, videoUrl: 'https://example.com/v', platform: 'tiktok' });
       let t = performance.now();
-      await Promise.all(people.map((p) => db.update(trendingVideos).set({ trendingScore: sql`${trendingVideos.trendingScore} + 1` }).where(eq(trendingVideos.id, b.id))));
+      await Promise.all(
+        people.map((p) =>
+          db
+            .update(trendingVideos)
+            .set({ trendingScore: sql`${trendingVideos.trendingScore} + 1` })
+            .where(eq(trendingVideos.id, b.id)),
+        ),
+      );
       bare.push(performance.now() - t);
       t = performance.now();
       const outcomes = await Promise.all(people.map((p) => repo.boost(a.id, p.id)));
@@ -68,7 +77,9 @@ async function boosts(kind: DbKind): Promise<void> {
     }
     const g = median(guarded);
     const b = median(bare);
-    console.log(`${kind}: ${N} parallel boosts ${g.toFixed(0)} ms (${((g / N) * 1000).toFixed(0)} µs each), bare increments ${b.toFixed(0)} ms, ratio ${(g / b).toFixed(2)}x; final score exact`);
+    console.log(
+      `${kind}: ${N} parallel boosts ${g.toFixed(0)} ms (${((g / N) * 1000).toFixed(0)} µs each), bare increments ${b.toFixed(0)} ms, ratio ${(g / b).toFixed(2)}x; final score exact`,
+    );
   } finally {
     await database.close();
   }

@@ -19,10 +19,16 @@ import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
 const MB = 1024 * 1024;
 const SIZE = 100 * MB;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 const tt = await startFakeTikTok();
-const server = await startServer({ ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}), UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000000', LOG_LEVEL: 'error' });
+const server = await startServer({
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  UPSTREAM_HOST_MAP: tt.hostMapJson,
+  VIDEO_INFO_PER_MINUTE: '1000000',
+  LOG_LEVEL: 'error',
+});
 const pid = await serverPid();
 
 async function serverPid(): Promise<number> {
@@ -31,7 +37,11 @@ async function serverPid(): Promise<number> {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (env.includes(`DATA_DIR=${server.dataDir}`) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('dist/server/main.js')) return Number(entry);
+      if (
+        env.includes(`DATA_DIR=${server.dataDir}`) &&
+        fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('dist/server/main.js')
+      )
+        return Number(entry);
     } catch {
       /* gone or not ours */
     }
@@ -54,23 +64,37 @@ try {
     headers: { 'content-type': 'application/json', origin: server.url },
     body: JSON.stringify({ email, password: 'correct horse battery' }),
   });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = reg.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const granted = await server.cli(['user:grant-pro', email]);
   if (granted.code !== 0) throw new Error(`grant-pro failed: ${granted.stderr}`);
   const headers = { 'content-type': 'application/json', origin: server.url, cookie };
 
   const big = tt.addVideo({ media: { size: SIZE } });
-  const info = await (await fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: big.url }) })).json();
+  const info = await (
+    await fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: big.url }) })
+  ).json();
   if (info.videoId !== big.id) throw new Error(`info failed: ${JSON.stringify(info)}`);
 
   // Direct: the same CDN file with a page cookie and Referer, as the server fetches it.
   const page = await request(`${tt.origin}/@x/video/${big.id}`, { headers: { host: 'www.tiktok.com' } });
   const setCookie = page.headers['set-cookie'];
-  const token = (Array.isArray(setCookie) ? setCookie : [String(setCookie)]).find((c) => c.startsWith('tt_chain_token='))!.split(';')[0];
+  const token = (Array.isArray(setCookie) ? setCookie : [String(setCookie)])
+    .find((c) => c.startsWith('tt_chain_token='))!
+    .split(';')[0];
   await page.body.dump();
   const cdnPath = `${tt.origin}${new URL(big.item.video.playAddr).pathname}`;
-  const direct = (signal?: AbortSignal) => fetch(cdnPath, { headers: { cookie: token, referer: 'https://www.tiktok.com/' }, signal });
-  const viaProduct = (signal?: AbortSignal) => fetch(`${server.url}/api/video/download`, { method: 'POST', headers, body: JSON.stringify({ url: big.url, quality: 'hd' }), signal });
+  const direct = (signal?: AbortSignal) =>
+    fetch(cdnPath, { headers: { cookie: token, referer: 'https://www.tiktok.com/' }, signal });
+  const viaProduct = (signal?: AbortSignal) =>
+    fetch(`${server.url}/api/video/download`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: big.url, quality: 'hd' }),
+      signal,
+    });
 
   async function drain(res: Response): Promise<{ ttfb: number; bytes: number }> {
     const reader = res.body!.getReader();
@@ -131,7 +155,13 @@ try {
     const code = `const net=require('node:net');const P=${Number(cdnUrl.port)};const r=net.createServer(${handler}).listen(0,'127.0.0.1',()=>console.log(r.address().port));`;
     const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = Number(await new Promise<string>((r) => child.stdout!.once('data', (d) => r(String(d)))));
-    return { child, open: () => fetch(`http://127.0.0.1:${port}${cdnUrl.pathname}`, { headers: { cookie: token, referer: 'https://www.tiktok.com/' } }) };
+    return {
+      child,
+      open: () =>
+        fetch(`http://127.0.0.1:${port}${cdnUrl.pathname}`, {
+          headers: { cookie: token, referer: 'https://www.tiktok.com/' },
+        }),
+    };
   }
   const forwarder = await startRelay(relayCode.forwarder);
   const lean = await startRelay(relayCode.lean);
@@ -148,25 +178,45 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     const ms = new Map<unknown, number>();
     for (const open of i % 2 ? [...all].reverse() : all) ms.set(open, (await timed(open)).ms);
-    rows.push({ d: ms.get(direct)!, f: ms.get(forwarded)!, l: ms.get(leanRelayed)!, c: ms.get(coldRelayed)!, p: ms.get(viaProduct)! });
+    rows.push({
+      d: ms.get(direct)!,
+      f: ms.get(forwarded)!,
+      l: ms.get(leanRelayed)!,
+      c: ms.get(coldRelayed)!,
+      p: ms.get(viaProduct)!,
+    });
   }
   const cpu = { server: (cpuMs(pid) - cpu0.server) / ROUNDS, lean: (cpuMs(lean.child.pid!) - cpu0.lean) / ROUNDS };
   for (const r of [forwarder, lean, leanCold]) r.child.kill();
   const rate = (ms: number) => SIZE / MB / (ms / 1000);
   const ratios = rows.map((r) => r.d / r.p);
   const [ratio, q1, q3] = [median(ratios), pct(ratios, 25), pct(ratios, 75)];
-  console.log(`throughput: direct ${rate(median(rows.map((r) => r.d))).toFixed(0)} MB/s (baseline), via /api/video/download ${rate(median(rows.map((r) => r.p))).toFixed(0)} MB/s; per-round ratio median ${ratio.toFixed(2)}x baseline (quartiles ${q1.toFixed(2)}-${q3.toFixed(2)}, ${ROUNDS} rounds; goal >= 0.9)`);
+  console.log(
+    `throughput: direct ${rate(median(rows.map((r) => r.d))).toFixed(0)} MB/s (baseline), via /api/video/download ${rate(median(rows.map((r) => r.p))).toFixed(0)} MB/s; per-round ratio median ${ratio.toFixed(2)}x baseline (quartiles ${q1.toFixed(2)}-${q3.toFixed(2)}, ${ROUNDS} rounds; goal >= 0.9)`,
+  );
   const of = (k: 'f' | 'l' | 'c') => median(rows.map((r) => r.d / r[k])).toFixed(2);
   const vs = (k: 'f' | 'l') => median(rows.map((r) => r[k] / r.p)).toFixed(2);
-  console.log(`throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline (ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`);
+  console.log(
+    `throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline (ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`,
+  );
   const busy = (open: unknown) => `${(median(benchBusy.get(open)!) * 100).toFixed(0)}%`;
-  console.log(`cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`);
-  const kinds = [['direct', direct], ['lean relay', leanRelayed], ['product', viaProduct]] as const;
+  console.log(
+    `cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`,
+  );
+  const kinds = [
+    ['direct', direct],
+    ['lean relay', leanRelayed],
+    ['product', viaProduct],
+  ] as const;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   // /proc counts in 10 ms ticks: means over the rounds, not medians.
-  console.log(`bench main thread per transfer (user + system ms): ${kinds.map(([n, o]) => `${n} ${mean(mainCpu.get(o)!.map((x) => x[0])).toFixed(0)} + ${mean(mainCpu.get(o)!.map((x) => x[1])).toFixed(0)}`).join(', ')}`);
+  console.log(
+    `bench main thread per transfer (user + system ms): ${kinds.map(([n, o]) => `${n} ${mean(mainCpu.get(o)!.map((x) => x[0])).toFixed(0)} + ${mean(mainCpu.get(o)!.map((x) => x[1])).toFixed(0)}`).join(', ')}`,
+  );
   const phase = (o: unknown, f: (x: number[]) => number) => median(phases.get(o)!.map(f)).toFixed(1);
-  console.log(`timeline (median ms: first byte / first byte to 95% / last 5%): ${kinds.map(([n, o]) => `${n} ${phase(o, (x) => x[0])} / ${phase(o, (x) => x[1] - x[0])} / ${phase(o, (x) => x[2] - x[1])}`).join(', ')}`);
+  console.log(
+    `timeline (median ms: first byte / first byte to 95% / last 5%): ${kinds.map(([n, o]) => `${n} ${phase(o, (x) => x[0])} / ${phase(o, (x) => x[1] - x[0])} / ${phase(o, (x) => x[2] - x[1])}`).join(', ')}`,
+  );
 
   // 2. Peak RSS growth with 20 concurrent 100 MB downloads.
   await new Promise((r) => setTimeout(r, 500));
@@ -177,14 +227,19 @@ try {
   const results = await Promise.all(Array.from({ length: 20 }, async () => drain(await viaProduct())));
   clearInterval(sampler);
   if (results.some((r) => r.bytes !== SIZE)) throw new Error('a concurrent download was short');
-  console.log(`memory: 20 concurrent 100 MB downloads in ${((performance.now() - t0) / 1000).toFixed(1)} s, server RSS ${before.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB = +${(peak - before).toFixed(0)} MB (goal <= 50 MB)`);
+  console.log(
+    `memory: 20 concurrent 100 MB downloads in ${((performance.now() - t0) / 1000).toFixed(1)} s, server RSS ${before.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB = +${(peak - before).toFixed(0)} MB (goal <= 50 MB)`,
+  );
 
   // 3. Time to first byte added by the product (cached info, small reads).
   const dt: number[] = [];
   const pt: number[] = [];
   for (let i = 0; i < 15; i++) {
     // Abort (which closes the connection) after the first bytes: a cancelled body may leave it open.
-    for (const [open, into] of [[direct, dt], [viaProduct, pt]] as const) {
+    for (const [open, into] of [
+      [direct, dt],
+      [viaProduct, pt],
+    ] as const) {
       const ac = new AbortController();
       const a = performance.now();
       const res = await open(ac.signal);
@@ -193,13 +248,19 @@ try {
       ac.abort();
     }
   }
-  console.log(`ttfb: direct ${median(dt).toFixed(1)} ms (baseline), via product ${median(pt).toFixed(1)} ms = +${(median(pt) - median(dt)).toFixed(1)} ms added (${(median(pt) / median(dt)).toFixed(1)}x)`);
+  console.log(
+    `ttfb: direct ${median(dt).toFixed(1)} ms (baseline), via product ${median(pt).toFixed(1)} ms = +${(median(pt) - median(dt)).toFixed(1)} ms added (${(median(pt) / median(dt)).toFixed(1)}x)`,
+  );
 
   // 4. Cached /api/video/info under 50 concurrent clients (signed out, per-IP limit raised).
   const latencies: number[] = [];
   const lookup = async () => {
     const a = performance.now();
-    const res = await fetch(`${server.url}/api/video/info`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ url: big.url }) });
+    const res = await fetch(`${server.url}/api/video/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ url: big.url }),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`info ${res.status}`);
     latencies.push(performance.now() - a);
@@ -217,7 +278,9 @@ try {
       }
     }),
   );
-  console.log(`info (cached, 50 concurrent, ${latencies.length} requests): p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; /api/health under the same load p50 ${pct(health, 50).toFixed(1)} ms (baseline) = ${(pct(latencies, 50) / pct(health, 50)).toFixed(1)}x`);
+  console.log(
+    `info (cached, 50 concurrent, ${latencies.length} requests): p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; /api/health under the same load p50 ${pct(health, 50).toFixed(1)} ms (baseline) = ${(pct(latencies, 50) / pct(health, 50)).toFixed(1)}x`,
+  );
 } finally {
   await server.stop();
   await tt.close();

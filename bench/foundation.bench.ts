@@ -42,21 +42,37 @@ async function startup() {
   for (let i = 0; i < runs; i++) {
     let port = await freePort();
     bare.push(
-      await timeToHealthy(['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1')`], {}, `http://127.0.0.1:${port}/`),
+      await timeToHealthy(
+        ['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1')`],
+        {},
+        `http://127.0.0.1:${port}/`,
+      ),
     );
     port = await freePort();
     const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-bench-'));
     const env = { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    fresh.push(await timeToHealthy(['scripts/start.mjs'], { ...env, DATA_DIR: freshDir }, `http://127.0.0.1:${port}/api/health`));
+    fresh.push(
+      await timeToHealthy(['scripts/start.mjs'], { ...env, DATA_DIR: freshDir }, `http://127.0.0.1:${port}/api/health`),
+    );
     fs.rmSync(freshDir, { recursive: true, force: true });
     port = await freePort();
-    warm.push(await timeToHealthy(['scripts/start.mjs'], { ...env, PORT: String(port), DATA_DIR: warmDir }, `http://127.0.0.1:${port}/api/health`));
+    warm.push(
+      await timeToHealthy(
+        ['scripts/start.mjs'],
+        { ...env, PORT: String(port), DATA_DIR: warmDir },
+        `http://127.0.0.1:${port}/api/health`,
+      ),
+    );
   }
   fs.rmSync(warmDir, { recursive: true, force: true });
   const b = median(bare);
   console.log(`startup: bare node server ${b.toFixed(0)} ms (baseline)`);
-  console.log(`startup: npm start to healthy, fresh DATA_DIR ${median(fresh).toFixed(0)} ms = ${(median(fresh) / b).toFixed(1)}x baseline`);
-  console.log(`startup: npm start to healthy, warm DATA_DIR  ${median(warm).toFixed(0)} ms = ${(median(warm) / b).toFixed(1)}x baseline`);
+  console.log(
+    `startup: npm start to healthy, fresh DATA_DIR ${median(fresh).toFixed(0)} ms = ${(median(fresh) / b).toFixed(1)}x baseline`,
+  );
+  console.log(
+    `startup: npm start to healthy, warm DATA_DIR  ${median(warm).toFixed(0)} ms = ${(median(warm) / b).toFixed(1)}x baseline`,
+  );
 }
 
 async function landingBundle() {
@@ -91,7 +107,9 @@ async function landingBundle() {
   child.kill('SIGTERM');
   const total = [...scripts.values()].reduce((a, b) => a + b, 0);
   for (const [u, n] of scripts) console.log(`landing: ${new URL(u).pathname} ${(n / 1024).toFixed(1)} KB gzip`);
-  console.log(`landing: total JavaScript ${(total / 1024).toFixed(1)} KB gzip (goal <= 100 KB) = ${(total / 102400).toFixed(2)} of the goal`);
+  console.log(
+    `landing: total JavaScript ${(total / 1024).toFixed(1)} KB gzip (goal <= 100 KB) = ${(total / 102400).toFixed(2)} of the goal`,
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -90,7 +90,9 @@ const observed: ObservedSnapshot = {
   videos: 5000,
   takenAt: now,
   tags: Array.from({ length: 300 }, (_, i) => ({
-    tag: ['pastatok', 'foodtok', 'fyp', 'gymtok', 'eldenring', 'makeup', 'traveltips', 'moneytok'][i % 8] + (i < 8 ? '' : String(i)),
+    tag:
+      ['pastatok', 'foodtok', 'fyp', 'gymtok', 'eldenring', 'makeup', 'traveltips', 'moneytok'][i % 8] +
+      (i < 8 ? '' : String(i)),
     videos: 300 - i,
     lastSeen: new Date(now.getTime() - (i % 20) * 86_400_000),
   })),
@@ -103,7 +105,9 @@ time(500, () => content.optimize(CAPTION, ['tiktok']));
 const baseline = stats(time(N, (i) => nlp.tokens(TITLES[i % TITLES.length])));
 const engine = stats(time(N, (i) => hashtags.generate({ videoTitle: TITLES[i % TITLES.length] }, observed)));
 const withDesc = stats(
-  time(N, (i) => hashtags.generate({ videoTitle: TITLES[i % TITLES.length], videoDescription: CAPTION, niche: 'food' }, observed)),
+  time(N, (i) =>
+    hashtags.generate({ videoTitle: TITLES[i % TITLES.length], videoDescription: CAPTION, niche: 'food' }, observed),
+  ),
 );
 const optimise = stats(time(Math.min(N, 5000), () => content.optimize(CAPTION, ['tiktok'])));
 
@@ -112,18 +116,34 @@ const t = await createTestApp({ db: 'pglite' });
 const pro = await t.signUp({ pro: true });
 const cookie = [...pro.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 const headers = { cookie, origin: t.baseUrl, 'content-type': 'application/json' };
-const post = (url: string, body: unknown) => t.app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  t.app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
 const HTTP_N = Math.min(N, 3000);
-await timeAsync(300, (i) => post('/api/ai/hashtags', { videoTitle: TITLES[i % TITLES.length], platform: 'social media' }));
+await timeAsync(300, (i) =>
+  post('/api/ai/hashtags', { videoTitle: TITLES[i % TITLES.length], platform: 'social media' }),
+);
 const health = stats(await timeAsync(HTTP_N, () => t.app.inject({ method: 'GET', url: '/api/health' })));
-const httpTags = stats(await timeAsync(HTTP_N, (i) => post('/api/ai/hashtags', { videoTitle: TITLES[i % TITLES.length], platform: 'social media' })));
-const httpOptimise = stats(await timeAsync(HTTP_N, () => post('/api/content/optimize', { content: CAPTION, platforms: ['tiktok'] })));
+const httpTags = stats(
+  await timeAsync(HTTP_N, (i) =>
+    post('/api/ai/hashtags', { videoTitle: TITLES[i % TITLES.length], platform: 'social media' }),
+  ),
+);
+const httpOptimise = stats(
+  await timeAsync(HTTP_N, () => post('/api/content/optimize', { content: CAPTION, platforms: ['tiktok'] })),
+);
 await t.close();
 
 console.log(`wink-nlp model load: ${loadMs.toFixed(0)} ms (once per process)`);
 console.log(`${N.toLocaleString('en-US')} calls per engine row, ${HTTP_N.toLocaleString('en-US')} per HTTP row\n`);
-console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} on ${(await import('node:os')).cpus().length} cores\n`);
-console.log('| What | p50 wall | p99 wall | p50 CPU | p99 CPU | per second (wall) | per CPU-second (one core) | p50 ratio to baseline |');
+console.log(
+  `load average at the end: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ')} on ${(await import('node:os')).cpus().length} cores\n`,
+);
+console.log(
+  '| What | p50 wall | p99 wall | p50 CPU | p99 CPU | per second (wall) | per CPU-second (one core) | p50 ratio to baseline |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 console.log(row('Baseline: wink-nlp reads the title', baseline));
 console.log(row('Built-in hashtags: title only', engine, baseline));
@@ -132,4 +152,6 @@ console.log(row('Built-in caption optimiser: 240 chars, tiktok', optimise, basel
 console.log(row('HTTP baseline: GET /api/health (one database round trip)', health));
 console.log(row('HTTP POST /api/ai/hashtags (Pro session, PGlite)', httpTags, health));
 console.log(row('HTTP POST /api/content/optimize (tiktok)', httpOptimise, health));
-console.log(`\nGoal p99 < 5 ms for the built-in engine: wall ${engine.p99 < 5 && withDesc.p99 < 5 ? 'met' : 'NOT met'}, CPU ${engine.cpuP99 < 5 && withDesc.cpuP99 < 5 ? 'met' : 'NOT met'}`);
+console.log(
+  `\nGoal p99 < 5 ms for the built-in engine: wall ${engine.p99 < 5 && withDesc.p99 < 5 ? 'met' : 'NOT met'}, CPU ${engine.cpuP99 < 5 && withDesc.cpuP99 < 5 ? 'met' : 'NOT met'}`,
+);

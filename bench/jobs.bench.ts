@@ -23,7 +23,8 @@ const ITEMS = Number(process.env.ITEMS ?? 40);
 const AUDIO = Number(process.env.AUDIO ?? 24);
 /** Media jobs at once per worker process (1: the second process brings the second core). */
 const PER_WORKER = process.env.WORKER_MEDIA_CONCURRENCY ?? '1';
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const logger = pino({ level: 'silent' });
 
 /** Sends JOBS jobs one after another into an idle queue with 2 workers; returns latencies and SQL calls per job. */
@@ -53,7 +54,10 @@ async function latency(database: Database, sqlCalls: () => Promise<number>) {
 }
 
 async function workerProcess(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], { env: { ...process.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: { ...process.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => ((out += d), out.includes('worker is ready') && resolve()));
@@ -67,19 +71,42 @@ async function throughput(workers: number) {
   const tt = await startFakeTikTok();
   const s3 = await startFakeS3({ bucket: 'bench-media', accessKeyId: 'AKIDBENCH' });
   // One media store for every node: a worker's result is served by the web node.
-  const env = { DATABASE_URL: db.url, UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: PER_WORKER, S3_ENDPOINT: s3.url, S3_BUCKET: 'bench-media', S3_ACCESS_KEY_ID: 'AKIDBENCH', S3_SECRET_ACCESS_KEY: 'bench-secret' };
-  const web = await startServer({ ...env, PROCESS_ROLE: 'web', VIDEO_INFO_PER_MINUTE: '100000', MEDIA_QUEUE_LIMIT: '1000' });
+  const env = {
+    DATABASE_URL: db.url,
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    MEDIA_CONCURRENCY: PER_WORKER,
+    S3_ENDPOINT: s3.url,
+    S3_BUCKET: 'bench-media',
+    S3_ACCESS_KEY_ID: 'AKIDBENCH',
+    S3_SECRET_ACCESS_KEY: 'bench-secret',
+  };
+  const web = await startServer({
+    ...env,
+    PROCESS_ROLE: 'web',
+    VIDEO_INFO_PER_MINUTE: '100000',
+    MEDIA_QUEUE_LIMIT: '1000',
+  });
   const children: ChildProcess[] = [];
   try {
-    for (let i = 0; i < workers; i++) children.push(await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }));
+    for (let i = 0; i < workers; i++)
+      children.push(await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }));
     const email = `jobs${Date.now()}@example.com`;
-    const reg = await fetch(`${web.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: web.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
-    const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const reg = await fetch(`${web.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: web.url },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const cookie = reg.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     await web.cli(['user:grant-pro', email]);
     const headers = { 'content-type': 'application/json', origin: web.url, cookie };
     const urls = Array.from({ length: ITEMS }, () => tt.addVideo({ media: { size: 5_000_000 } }).url);
     const t0 = performance.now();
-    const { id } = (await (await fetch(`${web.url}/api/batch`, { method: 'POST', headers, body: JSON.stringify({ urls }) })).json()) as { id: string };
+    const { id } = (await (
+      await fetch(`${web.url}/api/batch`, { method: 'POST', headers, body: JSON.stringify({ urls }) })
+    ).json()) as { id: string };
     for (;;) {
       const view = (await (await fetch(`${web.url}/api/batch/${id}`, { headers })).json()) as { status: string };
       if (view.status !== 'queued' && view.status !== 'running') break;
@@ -90,7 +117,11 @@ async function throughput(workers: number) {
     const sound = toneMp4(20);
     const links = Array.from({ length: AUDIO }, () => tt.addVideo({ media: { file: sound }, duration: 20 }).url);
     const t1 = performance.now();
-    const answers = await Promise.all(links.map((url) => fetch(`${web.url}/api/audio/extract`, { method: 'POST', headers, body: JSON.stringify({ url }) })));
+    const answers = await Promise.all(
+      links.map((url) =>
+        fetch(`${web.url}/api/audio/extract`, { method: 'POST', headers, body: JSON.stringify({ url }) }),
+      ),
+    );
     const audio = (AUDIO / (performance.now() - t1)) * 60_000;
     const failed = answers.filter((r) => r.status !== 200).map((r) => r.status);
     if (failed.length) throw new Error(`audio extractions failed: ${failed.join(', ')}`);
@@ -108,7 +139,14 @@ const pgDb = await createPostgresDatabase();
 const postgres = await openPostgres(pgDb.url);
 const stats = new pg.Client({ connectionString: pgDb.url });
 await stats.connect();
-const xacts = async () => Number((await stats.query('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
+const xacts = async () =>
+  Number(
+    (
+      await stats.query(
+        'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+      )
+    ).rows[0].n,
+  );
 const onPostgres = await latency(postgres, xacts);
 await stats.end();
 await postgres.close();
@@ -116,16 +154,34 @@ await pgDb.drop();
 
 const lite = await openPglite('memory://');
 let calls = 0;
-const counted: Database = { ...lite, jobs: { executeSql: (text: string, values?: unknown[]) => (calls++, (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(text, values)) } };
+const counted: Database = {
+  ...lite,
+  jobs: {
+    executeSql: (text: string, values?: unknown[]) => (
+      calls++,
+      (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(text, values)
+    ),
+  },
+};
 const onPglite = await latency(counted, async () => calls);
 await lite.close();
 
 console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
-console.log(`  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`);
-console.log(`  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`);
+console.log(
+  `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
+);
+console.log(
+  `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
+);
 const one = await throughput(1);
 const two = await throughput(2);
 console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
-console.log(`  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`);
-console.log(`${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
-console.log(`  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`);
+console.log(
+  `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
+);
+console.log(
+  `${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`,
+);
+console.log(
+  `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
+);

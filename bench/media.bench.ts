@@ -25,11 +25,17 @@ const PASSAGES = [
   'Thank you for watching this video. Please like and subscribe, and leave a comment below if you have any questions about travel in Japan.',
 ];
 const speech = speechMp4([...PASSAGES, ...PASSAGES], 1.5); // about 60 s of speech with pauses
-const speechSeconds = Number(execFileSync('/usr/bin/ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', speech], { encoding: 'utf8' }));
+const speechSeconds = Number(
+  execFileSync('/usr/bin/ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', speech], {
+    encoding: 'utf8',
+  }),
+);
 
 const tt = await startFakeTikTok();
 const api = await startFakeTranscribeApi({ sentences: PASSAGES });
-const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, TRANSCRIBE_API_URL: api.url, MEDIA_QUEUE_LIMIT: '16' } });
+const t = await createTestApp({
+  env: { UPSTREAM_HOST_MAP: tt.hostMapJson, TRANSCRIBE_API_URL: api.url, MEDIA_QUEUE_LIMIT: '16' },
+});
 const pro = await t.signUp({ pro: true });
 console.log(`ffmpeg: ${t.ctx.config.FFMPEG_PATH ?? 'auto'}; cores: ${os.cpus().length}; runs: ${RUNS}`);
 
@@ -47,10 +53,12 @@ for (let i = 0; i < RUNS + 1; i++) {
   if (res.status !== 200) throw new Error(`extract failed: ${res.status} ${await res.text()}`);
   await res.json();
   const b = performance.now() - s;
-  if (i > 0) (plain.push(a), product.push(b)); // first round warms caches
+  if (i > 0) plain.push(a), product.push(b); // first round warms caches
 }
 const ratio = median(product) / median(plain);
-console.log(`1. 60 s MP4 -> MP3 192k: plain ffmpeg ${median(plain).toFixed(0)} ms, product request ${median(product).toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (goal <= 1.30x)`);
+console.log(
+  `1. 60 s MP4 -> MP3 192k: plain ffmpeg ${median(plain).toFixed(0)} ms, product request ${median(product).toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (goal <= 1.30x)`,
+);
 
 // 2. Real-time factor per engine (the captions engine downloads no media at all).
 async function rtf(label: string, make: () => ReturnType<typeof tt.addVideo>, expectEngine: string, runs: number) {
@@ -60,15 +68,28 @@ async function rtf(label: string, make: () => ReturnType<typeof tt.addVideo>, ex
     const s = performance.now();
     const res = await pro.post('/api/transcription/generate', { url: v.url });
     const body = await res.json();
-    if (res.status !== 200 || body.engine !== expectEngine) throw new Error(`${label}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (res.status !== 200 || body.engine !== expectEngine)
+      throw new Error(`${label}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
     times.push(performance.now() - s);
   }
   const ms = median(times);
-  console.log(`2. ${label}: ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s of audio, RTF ${(ms / 1000 / speechSeconds).toFixed(3)}`);
+  console.log(
+    `2. ${label}: ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s of audio, RTF ${(ms / 1000 / speechSeconds).toFixed(3)}`,
+  );
 }
 const vtt = `WEBVTT\n\n${Array.from({ length: 30 }, (_, i) => `00:00:${String(i * 2).padStart(2, '0')}.000 --> 00:00:${String(i * 2 + 1).padStart(2, '0')}.900\nline ${i}\n`).join('\n')}`;
-await rtf('captions (TikTok WebVTT)', () => tt.addVideo({ media: { file: speech }, subtitles: [{ lang: 'eng-US', vtt }], duration: 60 }), 'captions', RUNS);
-await rtf('api (fake OpenAI-compatible server on loopback: our upload + encode overhead only)', () => tt.addVideo({ media: { file: speech }, duration: 60 }), 'api', RUNS);
+await rtf(
+  'captions (TikTok WebVTT)',
+  () => tt.addVideo({ media: { file: speech }, subtitles: [{ lang: 'eng-US', vtt }], duration: 60 }),
+  'captions',
+  RUNS,
+);
+await rtf(
+  'api (fake OpenAI-compatible server on loopback: our upload + encode overhead only)',
+  () => tt.addVideo({ media: { file: speech }, duration: 60 }),
+  'api',
+  RUNS,
+);
 await t.close();
 
 // The offline engine alone: a second app without the API.
@@ -87,7 +108,9 @@ const offPro = await off.signUp({ pro: true });
     wordsOut = body.fullText;
   }
   const ms = median(times);
-  console.log(`2. offline (pocketsphinx batch): ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s, RTF ${(ms / 1000 / speechSeconds).toFixed(3)} (${wordsOut.split(' ').length} words)`);
+  console.log(
+    `2. offline (pocketsphinx batch): ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s, RTF ${(ms / 1000 / speechSeconds).toFixed(3)} (${wordsOut.split(' ').length} words)`,
+  );
 }
 
 // 3. 8 concurrent extractions of different 60 s videos.
@@ -97,7 +120,9 @@ const offPro = await off.signUp({ pro: true });
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const videos = Array.from({ length: 8 }, () => tt.addVideo({ media: { file: clip }, duration: 60 }));
   const s = performance.now();
-  const results = await Promise.all(videos.map((v) => offPro.post('/api/audio/extract', { url: v.url }).then((r) => r.status)));
+  const results = await Promise.all(
+    videos.map((v) => offPro.post('/api/audio/extract', { url: v.url }).then((r) => r.status)),
+  );
   const wall = performance.now() - s;
   clearInterval(sampler);
   const failures = results.filter((x) => x !== 200).length;

@@ -8,8 +8,15 @@ export async function startProServer(env: Record<string, string>) {
   const server = await startServer({ VIDEO_INFO_PER_MINUTE: '100000', LOG_LEVEL: 'error', ...env });
   const pid = Number(execFileSync('pgrep', ['-f', '-n', 'dist/server/main.js'], { encoding: 'utf8' }).trim());
   const email = `bench${Date.now()}@example.com`;
-  const reg = await fetch(`${server.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const reg = await fetch(`${server.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  const cookie = reg.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   await server.cli(['user:grant-pro', email]);
   return {
     server,

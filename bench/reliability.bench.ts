@@ -18,23 +18,36 @@ const CLIENTS = Number(process.env.CLIENTS ?? (mode === 'load' ? 200 : 20));
 const SECONDS = mode === 'load' ? Number(process.env.LOAD_SECONDS ?? 60) : Number(process.env.SOAK_MINUTES ?? 30) * 60;
 const PAUSE_MS = mode === 'load' ? 0 : 250;
 const ACCOUNTS = 10;
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] : NaN;
 
 const tt = await startFakeTikTok();
-const server = await startServer({ ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}), UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000000', CONNECTIONS_PER_IP: '0', LOG_LEVEL: 'error' });
+const server = await startServer({
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  UPSTREAM_HOST_MAP: tt.hostMapJson,
+  VIDEO_INFO_PER_MINUTE: '10000000',
+  CONNECTIONS_PER_IP: '0',
+  LOG_LEVEL: 'error',
+});
 const pid = serverPid();
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const openFds = () => fs.readdirSync(`/proc/${pid}/fd`).length;
 const tempFiles = () => {
   const dir = path.join(server.dataDir, 'tmp');
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => fs.statSync(path.join(dir, String(f))).isFile()).length : 0;
+  return fs.existsSync(dir)
+    ? fs.readdirSync(dir, { recursive: true }).filter((f) => fs.statSync(path.join(dir, String(f))).isFile()).length
+    : 0;
 };
 
 function serverPid(): number {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').includes(`DATA_DIR=${server.dataDir}`) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('dist/server/main.js')) return Number(entry);
+      if (
+        fs.readFileSync(`/proc/${entry}/environ`, 'utf8').includes(`DATA_DIR=${server.dataDir}`) &&
+        fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('dist/server/main.js')
+      )
+        return Number(entry);
     } catch {
       /* not ours */
     }
@@ -47,15 +60,35 @@ try {
   const cookies: string[] = [];
   for (let i = 0; i < ACCOUNTS; i++) {
     const email = `load${Date.now()}_${i}@example.com`;
-    const reg = await fetch(`${server.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+    const reg = await fetch(`${server.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
     if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-    cookies.push(reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '));
+    cookies.push(
+      reg.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; '),
+    );
     if ((await server.cli(['user:grant-pro', email])).code !== 0) throw new Error('grant-pro failed');
   }
-  const videos = Array.from({ length: 5 }, () => tt.addVideo({ media: { size: 2 * 1024 * 1024 }, bytesPerSecond: 10 * 1024 * 1024 }));
+  const videos = Array.from({ length: 5 }, () =>
+    tt.addVideo({ media: { size: 2 * 1024 * 1024 }, bytesPerSecond: 10 * 1024 * 1024 }),
+  );
   const soundtrack = toneMp4(15);
-  const headersFor = (i: number) => ({ 'content-type': 'application/json', origin: server.url, cookie: cookies[i % ACCOUNTS] });
-  for (const v of videos) await fetch(`${server.url}/api/video/info`, { method: 'POST', headers: headersFor(0), body: JSON.stringify({ url: v.url }) });
+  const headersFor = (i: number) => ({
+    'content-type': 'application/json',
+    origin: server.url,
+    cookie: cookies[i % ACCOUNTS],
+  });
+  for (const v of videos)
+    await fetch(`${server.url}/api/video/info`, {
+      method: 'POST',
+      headers: headersFor(0),
+      body: JSON.stringify({ url: v.url }),
+    });
   const indexHtml = await (await fetch(`${server.url}/`)).text();
   const asset = /src="(\/assets\/[^"]+\.js)"/.exec(indexHtml)?.[1] ?? '/';
 
@@ -88,18 +121,44 @@ try {
     for (let n = 0; Date.now() < deadline; n++) {
       const v = videos[(i + n) % videos.length];
       const roll = (i * 7 + n * 13) % 20;
-      if (roll < 12) await timed('info (cached)', () => fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: v.url }) }), async (r) => (await r.json()).videoId === v.id);
-      else if (roll < 17) await timed('page load', async () => {
-        const page = await fetch(`${server.url}/`);
-        await page.text();
-        return fetch(`${server.url}${asset}`);
-      }, async (r) => (await r.arrayBuffer()).byteLength > 0);
-      else await timed('download (10 MB/s CDN)', () => fetch(`${server.url}/api/video/download`, { method: 'POST', headers, body: JSON.stringify({ url: v.url, quality: 'hd' }) }), async (r) => (await r.arrayBuffer()).byteLength === v.size);
+      if (roll < 12)
+        await timed(
+          'info (cached)',
+          () =>
+            fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: v.url }) }),
+          async (r) => (await r.json()).videoId === v.id,
+        );
+      else if (roll < 17)
+        await timed(
+          'page load',
+          async () => {
+            const page = await fetch(`${server.url}/`);
+            await page.text();
+            return fetch(`${server.url}${asset}`);
+          },
+          async (r) => (await r.arrayBuffer()).byteLength > 0,
+        );
+      else
+        await timed(
+          'download (10 MB/s CDN)',
+          () =>
+            fetch(`${server.url}/api/video/download`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ url: v.url, quality: 'hd' }),
+            }),
+          async (r) => (await r.arrayBuffer()).byteLength === v.size,
+        );
       if (mode === 'soak' && i === 0 && n % 100 === 0) {
         // A fresh video each time: a real extraction job with temp files, not a stored result.
         const a = tt.addVideo({ media: { file: soundtrack }, duration: 15 });
         extractions++;
-        await timed('audio extract', () => fetch(`${server.url}/api/audio/extract`, { method: 'POST', headers, body: JSON.stringify({ url: a.url }) }), async (r) => !!(await r.json()).audioUrl);
+        await timed(
+          'audio extract',
+          () =>
+            fetch(`${server.url}/api/audio/extract`, { method: 'POST', headers, body: JSON.stringify({ url: a.url }) }),
+          async (r) => !!(await r.json()).audioUrl,
+        );
       }
       if (PAUSE_MS) await new Promise((r) => setTimeout(r, PAUSE_MS));
     }
@@ -108,10 +167,13 @@ try {
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000)); // let sockets and jobs settle
 
-  console.log(`${mode}: ${CLIENTS} clients for ${SECONDS} s on ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+  console.log(
+    `${mode}: ${CLIENTS} clients for ${SECONDS} s on ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
+  );
   console.log('| kind | requests | p50 ms | p99 ms |');
   console.log('|---|---|---|---|');
-  for (const [kind, xs] of latency) console.log(`| ${kind} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
+  for (const [kind, xs] of latency)
+    console.log(`| ${kind} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
   const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
   console.log(`errors: ${errorCount}${errorCount ? ` ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
   console.log(`server RSS: ${rssStart.toFixed(0)} MB at start, ${rssMb().toFixed(0)} MB at end`);

@@ -29,7 +29,11 @@ try {
     await fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: v.url }) });
     const c0 = cpuMs();
     const t0 = performance.now();
-    const res = await fetch(`${server.url}/api/video/download`, { method: 'POST', headers, body: JSON.stringify({ url: v.url, quality: '1080p' }) });
+    const res = await fetch(`${server.url}/api/video/download`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: v.url, quality: '1080p' }),
+    });
     const reader = res.body!.getReader();
     await reader.read();
     const ttfb = performance.now() - t0;
@@ -41,9 +45,13 @@ try {
     bare.push(performance.now() - b0);
   }
   const [ttfb, total, base] = [median(product.map((p) => p[0])), median(product.map((p) => p[1])), median(bare)];
-  console.log(`1080p HEVC ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB video + ${(fs.statSync(sound).size / 1e6).toFixed(2)} MB sound), ${ROUNDS} rounds, medians:`);
+  console.log(
+    `1080p HEVC ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB video + ${(fs.statSync(sound).size / 1e6).toFixed(2)} MB sound), ${ROUNDS} rounds, medians:`,
+  );
   console.log(`  bare ffmpeg -c copy of the local files: ${base.toFixed(0)} ms`);
-  console.log(`  product: first byte ${ttfb.toFixed(0)} ms (${(ttfb / base).toFixed(2)}x), whole file ${total.toFixed(0)} ms (${(total / base).toFixed(2)}x)`);
+  console.log(
+    `  product: first byte ${ttfb.toFixed(0)} ms (${(ttfb / base).toFixed(2)}x), whole file ${total.toFixed(0)} ms (${(total / base).toFixed(2)}x)`,
+  );
   console.log(`  server CPU per remuxed download (process + ffmpeg): ${median(cpu)} ms`);
   fs.rmSync(tmp, { recursive: true, force: true });
 } finally {

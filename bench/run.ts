@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = import.meta.dirname;
-const all = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
+const all = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const wanted = process.argv.slice(2);
 const chosen = wanted.length ? all.filter((f) => wanted.includes(f.replace(/\.bench\.ts$/, ''))) : all;
 if (wanted.length && chosen.length !== wanted.length) {

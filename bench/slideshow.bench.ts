@@ -20,7 +20,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const colours = ['e6194b', '3cb44b', 'ffe119', '4363d8', 'f58231', '911eb4', '46f0f0', 'f032e6', 'bcf60c', 'fabebe'];
 const slides = Array.from({ length: SLIDES }, (_, i) => solidJpeg(colours[i % colours.length], 1080, 1440));
 const sound = toneMp3(SECONDS);
-const soundSeconds = Number(execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', sound], { encoding: 'utf8' }));
+const soundSeconds = Number(
+  execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', sound], {
+    encoding: 'utf8',
+  }),
+);
 const tt = await startFakeTikTok();
 const { server, headers, cpuMs } = await startProServer({ UPSTREAM_HOST_MAP: tt.hostMapJson });
 try {
@@ -33,13 +37,23 @@ try {
     await fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url: p.url }) });
     const c0 = cpuMs();
     const t0 = performance.now();
-    const res = await fetch(`${server.url}/api/video/download`, { method: 'POST', headers, body: JSON.stringify({ url: p.url, quality: 'slideshow' }) });
+    const res = await fetch(`${server.url}/api/video/download`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: p.url, quality: 'slideshow' }),
+    });
     if (res.status !== 200) throw new Error(`slideshow: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
     product.push(performance.now() - t0);
     cpu.push(cpuMs() - c0);
     const b0 = performance.now();
-    execFileSync(FFMPEG, slideshowArgs({ slides, sound, seconds: soundSeconds, width: 1080, height: 1440 }, path.join(tmp, `bare-${i}.mp4`)));
+    execFileSync(
+      FFMPEG,
+      slideshowArgs(
+        { slides, sound, seconds: soundSeconds, width: 1080, height: 1440 },
+        path.join(tmp, `bare-${i}.mp4`),
+      ),
+    );
     bare.push(performance.now() - b0);
   }
   const [total, base] = [median(product), median(bare)];

@@ -29,7 +29,20 @@ async function median(fn: () => Promise<unknown> | unknown, runs = RUNS): Promis
 const pgDb = KIND === 'postgres' ? await createPostgresDatabase() : null;
 const database = pgDb ? await openPostgres(pgDb.url) : await openPglite('memory://');
 const repo = createTrendsRepository(database.db);
-const tags = ['dance', 'recipe', 'cats', 'ootd', 'fyp', 'comedy', 'learnontiktok', 'travel', 'music', 'gaming', 'skincare', 'dogsoftiktok'];
+const tags = [
+  'dance',
+  'recipe',
+  'cats',
+  'ootd',
+  'fyp',
+  'comedy',
+  'learnontiktok',
+  'travel',
+  'music',
+  'gaming',
+  'skincare',
+  'dogsoftiktok',
+];
 const now = Date.now();
 const rows = Array.from({ length: N }, (_, i) => ({
   videoId: String(7_000_000_000 + (i % Math.max(1, Math.floor(N * 0.7)))), // some videos seen twice
@@ -47,7 +60,11 @@ const rows = Array.from({ length: N }, (_, i) => ({
 }));
 for (let i = 0; i < rows.length; i += 1000) await repo.recordObservations(rows.slice(i, i + 1000));
 const parsed = parseHashtagList(200, JSON.stringify({ BaseResp: { StatusCode: 0 }, items: fixtureHashtagItems() }));
-await repo.addSnapshot('tiktok_one', 'hashtags', { country: 'US', period: 7, items: 'items' in parsed ? parsed.items : [] });
+await repo.addSnapshot('tiktok_one', 'hashtags', {
+  country: 'US',
+  period: 7,
+  items: 'items' in parsed ? parsed.items : [],
+});
 
 const service = createTrendsAnalysisService({ repo, logger: pino({ level: 'silent' }) });
 await service.analysis(); // warm up

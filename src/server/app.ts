@@ -36,7 +36,8 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
   registerRequestLog(app);
   registerErrorHandler(app);
   registerNulGuard(app);
-  if (!ctx.config.TRUST_PROXY && ctx.config.CONNECTIONS_PER_IP > 0) limitConnectionsPerIp(app.server, ctx.config.CONNECTIONS_PER_IP);
+  if (!ctx.config.TRUST_PROXY && ctx.config.CONNECTIONS_PER_IP > 0)
+    limitConnectionsPerIp(app.server, ctx.config.CONNECTIONS_PER_IP);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -77,7 +78,10 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
       index: ['index.html'],
       setHeaders(res, file) {
         // Hashed assets are immutable; index.html must always be revalidated.
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {

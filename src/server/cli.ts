@@ -18,7 +18,10 @@ const USAGE = `Usage: npm run cli -- <command>
   db:migrate
   billing:setup`;
 
-type Handler = (config: Config, args: { positionals: string[]; values: Record<string, string | boolean | undefined> }) => Promise<string>;
+type Handler = (
+  config: Config,
+  args: { positionals: string[]; values: Record<string, string | boolean | undefined> },
+) => Promise<string>;
 
 /** Commands beyond the user ones register here (e.g. billing:setup). */
 export const extraCommands: Record<string, Handler> = { 'billing:setup': (config) => billingSetup(config) };
@@ -59,7 +62,13 @@ async function main(argv: string[]): Promise<string> {
   makeDataDirPrivate(config.DATA_DIR);
   switch (command) {
     case 'user:create':
-      return runUserCommand(config, { command, email: values.email ?? '', password: values.password ?? '', pro: !!values.pro, admin: !!values.admin });
+      return runUserCommand(config, {
+        command,
+        email: values.email ?? '',
+        password: values.password ?? '',
+        pro: !!values.pro,
+        admin: !!values.admin,
+      });
     case 'user:grant-pro':
     case 'user:revoke-pro':
     case 'user:grant-admin':
@@ -87,7 +96,11 @@ main(process.argv.slice(2)).then(
     process.exit(0);
   },
   (err) => {
-    console.error(err instanceof AppError || err instanceof ConfigError ? err.message : `Failed: ${err instanceof Error ? err.message : err}`);
+    console.error(
+      err instanceof AppError || err instanceof ConfigError
+        ? err.message
+        : `Failed: ${err instanceof Error ? err.message : err}`,
+    );
     process.exit(1);
   },
 );

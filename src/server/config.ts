@@ -30,7 +30,10 @@ export const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
   ),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   PUBLIC_URL: optionalUrl,
@@ -38,7 +41,10 @@ export const envSchema = z.object({
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
   ADMIN_EMAILS: optionalString.transform((v) =>
-    (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    (v ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
   ),
   UPSTREAM_HOST_MAP: hostMap,
   // Open connections one address may hold (0 = no ceiling; off behind TRUST_PROXY, where every
@@ -70,18 +76,37 @@ export const envSchema = z.object({
   // all: serve HTTP and run jobs (the default); web: serve HTTP and enqueue; worker: run jobs only.
   PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   // A job still running after this long is taken to be lost (its worker died) and run again.
-  BATCH_ITEM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(6 * 3600).default(900),
+  BATCH_ITEM_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(6 * 3600)
+    .default(900),
   // How often the job queue looks for such lost jobs (and archives old ones).
   JOBS_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   // Rate-limit counters in Redis instead of the database (several nodes, any database).
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
-  REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,40}$/).default('smt:'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,40}$/)
+    .default('smt:'),
   TRENDS_TIKTOK_ONE: z.enum(['on', 'off']).default('on'),
   TRENDS_NEWS: z.enum(['on', 'off']).default('on'),
-  TRENDS_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like US').default('US'),
+  TRENDS_COUNTRY: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be a two-letter country code like US')
+    .default('US'),
   TRENDS_PERIOD: z.enum(['7', '30', '90']).default('7').transform(Number),
   TRENDS_NEWS_FEEDS: optionalString,
-  TRENDS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  TRENDS_INTERVAL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
   TRENDS_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(120).default(15),
   // Media processing, results store and transcription (issue 5; see README 'Audio and captions').
   FFMPEG_PATH: optionalString,
@@ -92,7 +117,11 @@ export const envSchema = z.object({
   // How long a request waits for its media job before answering media.busy (the job goes on).
   MEDIA_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   MEDIA_MAX_INPUT_MB: z.coerce.number().int().min(1).max(4096).default(300),
-  MEDIA_RESULT_TTL_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  MEDIA_RESULT_TTL_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 365)
+    .default(24),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
@@ -147,7 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const set = group.filter((k) => e[k] !== undefined);
     if (set.length && set.length < group.length) {
       const missing = group.find((k) => e[k] === undefined)!;
-      throw new ConfigError(`Invalid configuration: ${missing} is required when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`);
+      throw new ConfigError(
+        `Invalid configuration: ${missing} is required when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`,
+      );
     }
   }
   if (e.TRANSCRIBE_API_KEY && !e.TRANSCRIBE_API_URL) {

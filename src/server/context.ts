@@ -85,7 +85,12 @@ export function createContext(config: Config, database: Database, logger: Logger
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
     // OIDC requests go through the guarded client too (the issuer's origin, decision 0017).
-    oidc: overrides.oidc !== undefined ? overrides.oidc : config.oidc ? createOidcAdapter({ ...config.oidc, hostMap: config.UPSTREAM_HOST_MAP }) : null,
+    oidc:
+      overrides.oidc !== undefined
+        ? overrides.oidc
+        : config.oidc
+          ? createOidcAdapter({ ...config.oidc, hostMap: config.UPSTREAM_HOST_MAP })
+          : null,
     // PayPal's API gets an operator client of its configured origin (as do transcription and LLM);
     // certificate URLs named by webhook deliveries go through the shared guarded client.
     billing: overrides.billing ?? createBillingAdapters(config, http),
@@ -93,13 +98,25 @@ export function createContext(config: Config, database: Database, logger: Logger
   };
   // Downloader (issue 3): lookups on every registered platform (cached) and media; observers get
   // each freshly fetched video.
-  const platforms = createPlatformRegistry(overrides.platforms?.(adapters.http) ?? builtInPlatforms({ http: adapters.http }));
+  const platforms = createPlatformRegistry(
+    overrides.platforms?.(adapters.http) ?? builtInPlatforms({ http: adapters.http }),
+  );
   const video = createVideoService({ platforms, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
   const mediaSource = overrides.mediaSource ?? createPlatformMediaSource(() => video);
   // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items.
-  const jobs = createJobQueue({ connection: database.jobs, logger, maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS });
-  const mediaFeature = createMediaFeature(config, { repo: repos.mediaResults, source: mediaSource, queue: jobs, logger, engines: overrides.transcriptionEngines });
+  const jobs = createJobQueue({
+    connection: database.jobs,
+    logger,
+    maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS,
+  });
+  const mediaFeature = createMediaFeature(config, {
+    repo: repos.mediaResults,
+    source: mediaSource,
+    queue: jobs,
+    logger,
+    engines: overrides.transcriptionEngines,
+  });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
   const trendsAnalysis = createTrendsAnalysisService({ repo: repos.trends, logger });
@@ -113,13 +130,37 @@ export function createContext(config: Config, database: Database, logger: Logger
   });
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
-  const textTools = createTextToolsFeature(config, { observations: repos.hashtagObservations, logger }, { llm: overrides.llm });
+  const textTools = createTextToolsFeature(
+    config,
+    { observations: repos.hashtagObservations, logger },
+    { llm: overrides.llm },
+  );
   // Redis when configured; else nodes sharing PostgreSQL count in it; one PGlite node in memory.
-  const redisLimits = config.REDIS_URL ? createRedisRateStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger }) : null;
-  const limits = createRateLimits(config, redisLimits ?? (database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore()));
-  const auth = createAuthService({ users: repos.users, ipLimiter: limits.signInsPerIp, emailLimiter: limits.signInsPerIpAndEmail });
-  const remux = createRemuxService({ video, media: mediaFeature.media, results: mediaFeature.results, jobs: mediaFeature.jobs });
-  const photos = createPhotoPostService({ video, media: mediaFeature.media, results: mediaFeature.results, jobs: mediaFeature.jobs });
+  const redisLimits = config.REDIS_URL
+    ? createRedisRateStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger })
+    : null;
+  const limits = createRateLimits(
+    config,
+    redisLimits ??
+      (database.kind === 'postgres' ? createPostgresStore(createRateLimitsRepository(db)) : new MemoryStore()),
+  );
+  const auth = createAuthService({
+    users: repos.users,
+    ipLimiter: limits.signInsPerIp,
+    emailLimiter: limits.signInsPerIpAndEmail,
+  });
+  const remux = createRemuxService({
+    video,
+    media: mediaFeature.media,
+    results: mediaFeature.results,
+    jobs: mediaFeature.jobs,
+  });
+  const photos = createPhotoPostService({
+    video,
+    media: mediaFeature.media,
+    results: mediaFeature.results,
+    jobs: mediaFeature.jobs,
+  });
   const batch = createBatchService({
     repo: repos.batches,
     queue: jobs,
@@ -136,7 +177,9 @@ export function createContext(config: Config, database: Database, logger: Logger
   });
   const services = {
     auth,
-    oidcLogin: adapters.oidc ? createOidcLoginService({ oidc: adapters.oidc, auth, callbackUrl: `${config.publicUrl}/api/callback`, logger }) : null,
+    oidcLogin: adapters.oidc
+      ? createOidcLoginService({ oidc: adapters.oidc, auth, callbackUrl: `${config.publicUrl}/api/callback`, logger })
+      : null,
     admin: createAdminService({ users: repos.users, adminEmails: config.ADMIN_EMAILS }),
     video,
     quota,
@@ -147,7 +190,14 @@ export function createContext(config: Config, database: Database, logger: Logger
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
-    billing: createBillingService({ billing: repos.billing, users: repos.users, ...adapters.billing, publicUrl: config.publicUrl, logger, limiter: limits.billingCallsPerUser }),
+    billing: createBillingService({
+      billing: repos.billing,
+      users: repos.users,
+      ...adapters.billing,
+      publicUrl: config.publicUrl,
+      logger,
+      limiter: limits.billingCallsPerUser,
+    }),
     blog: createBlogService({ posts: repos.blogPosts }),
     trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
     trendsAnalysis,
@@ -165,7 +215,12 @@ export function createContext(config: Config, database: Database, logger: Logger
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push((v) => v.ref.platform === 'tiktok' && trendsObservations.record(v.raw));
   // Scheduled work: once per interval across all nodes, run by nodes that work jobs.
-  const schedules = createSchedules({ queue: jobs, runs: repos.scheduleRuns, logger, work: config.PROCESS_ROLE !== 'web' });
+  const schedules = createSchedules({
+    queue: jobs,
+    runs: repos.scheduleRuns,
+    logger,
+    work: config.PROCESS_ROLE !== 'web',
+  });
   schedules.add(mediaFeature.cleanupTask);
   schedules.add(services.billing.reconciliationTask);
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
@@ -186,7 +241,21 @@ export function createContext(config: Config, database: Database, logger: Logger
     },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
   ];
-  return { config, database, db, logger, repos, adapters, platforms, services, guards, limits, videoObservers, schedules, background };
+  return {
+    config,
+    database,
+    db,
+    logger,
+    repos,
+    adapters,
+    platforms,
+    services,
+    guards,
+    limits,
+    videoObservers,
+    schedules,
+    background,
+  };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

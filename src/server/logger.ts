@@ -28,7 +28,16 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
   };
   const usePretty = opts.pretty ?? process.stdout.isTTY === true;
   if (usePretty) {
-    return pino(options, pretty({ colorize: !opts.destination, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true, destination: opts.destination ?? 1 }));
+    return pino(
+      options,
+      pretty({
+        colorize: !opts.destination,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        sync: true,
+        destination: opts.destination ?? 1,
+      }),
+    );
   }
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }

@@ -42,16 +42,31 @@ async function main() {
   // A worker runs jobs and schedules only: no HTTP port (PROCESS_ROLE, decision 0021).
   if (config.PROCESS_ROLE === 'worker') {
     await app.ready();
-    logger.info({ database: database.kind, role: 'worker' }, 'Social Media Toolkit worker is ready: running jobs, serving no HTTP');
+    logger.info(
+      { database: database.kind, role: 'worker' },
+      'Social Media Toolkit worker is ready: running jobs, serving no HTTP',
+    );
     return;
   }
   await app.listen({ port: config.PORT, host: config.HOST });
   // The start line says which security mode this is, so a misconfiguration is visible at once.
   const mode = config.NODE_ENV;
-  const billing = ctx.adapters.billing.testCheckout ? 'TEST CHECKOUT (Pro without payment)' : ctx.adapters.billing.provider ? 'PayPal' : 'unavailable';
+  const billing = ctx.adapters.billing.testCheckout
+    ? 'TEST CHECKOUT (Pro without payment)'
+    : ctx.adapters.billing.provider
+      ? 'PayPal'
+      : 'unavailable';
   const transport = config.secureTransport ? 'Secure cookies + HSTS' : 'plain-http cookies, no HSTS';
   logger.info(
-    { url: config.publicUrl, database: database.kind, role: config.PROCESS_ROLE, mode, secureCookies: config.secureTransport, hsts: config.secureTransport, billing },
+    {
+      url: config.publicUrl,
+      database: database.kind,
+      role: config.PROCESS_ROLE,
+      mode,
+      secureCookies: config.secureTransport,
+      hsts: config.secureTransport,
+      billing,
+    },
     `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}`,
   );
 }

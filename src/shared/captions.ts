@@ -61,7 +61,11 @@ export function parseWebVtt(text: string): RawCue[] {
 export function normalizeSegments(cues: RawCue[], duration: number): CaptionSegment[] {
   const limit = duration > 0 ? duration : Infinity;
   const sorted = cues
-    .map((c) => ({ start: Math.max(0, c.start), end: Math.min(limit, c.end), text: c.text.replace(/\s+/g, ' ').trim() }))
+    .map((c) => ({
+      start: Math.max(0, c.start),
+      end: Math.min(limit, c.end),
+      text: c.text.replace(/\s+/g, ' ').trim(),
+    }))
     .filter((c) => c.text && c.start < limit && Number.isFinite(c.start))
     .sort((x, y) => x.start - y.start);
   const out: CaptionSegment[] = [];

@@ -16,20 +16,41 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, message: 'Not found.' },
   internal: { status: 500, message: 'Something went wrong on our side. Please try again.' },
   rate_limited: { status: 429, message: 'Too many requests. Please slow down and try again shortly.' },
-  'request.invalid': { status: 400, message: '{issue}', variants: { field: '{field}: {issue}', unknown: 'Invalid request' } },
+  'request.invalid': {
+    status: 400,
+    message: '{issue}',
+    variants: { field: '{field}: {issue}', unknown: 'Invalid request' },
+  },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
   'request.nul_character': { status: 400, message: 'Text must not contain NUL characters (U+0000).' },
   'request.aborted': { status: 499, message: 'The request was cancelled.' },
   'request.range': { status: 416, message: 'The requested range is not available.' },
   'request.fst_err_ctp_body_too_large': { status: 413, message: 'Request body is too large' },
   'request.fst_err_ctp_invalid_media_type': { status: 415, message: 'Unsupported Media Type' },
-  'request.fst_err_ctp_invalid_content_length': { status: 400, message: 'Request body size did not match Content-Length' },
-  'request.fst_err_ctp_empty_json_body': { status: 400, message: "Body cannot be empty when content-type is set to 'application/json'" },
+  'request.fst_err_ctp_invalid_content_length': {
+    status: 400,
+    message: 'Request body size did not match Content-Length',
+  },
+  'request.fst_err_ctp_empty_json_body': {
+    status: 400,
+    message: "Body cannot be empty when content-type is set to 'application/json'",
+  },
 
   // Our own infrastructure (decision 0012)
-  'service.database_unavailable': { status: 503, message: 'The service is briefly unavailable (database). Please try again in a few seconds.', retryAfter: 5 },
-  'service.rate_limits_unavailable': { status: 503, message: 'The server cannot check request limits right now. Please try again in a moment.' },
-  'storage.full': { status: 507, message: 'The server has run out of storage space. Please try again later.', retryAfter: 60 },
+  'service.database_unavailable': {
+    status: 503,
+    message: 'The service is briefly unavailable (database). Please try again in a few seconds.',
+    retryAfter: 5,
+  },
+  'service.rate_limits_unavailable': {
+    status: 503,
+    message: 'The server cannot check request limits right now. Please try again in a moment.',
+  },
+  'storage.full': {
+    status: 507,
+    message: 'The server has run out of storage space. Please try again later.',
+    retryAfter: 60,
+  },
   'health.database': { status: 503, message: 'The database is not answering.' },
 
   // Accounts
@@ -48,14 +69,23 @@ export const ERROR_CATALOGUE = {
 
   // Plans, quota and billing
   'billing.pro_required': { status: 403, message: 'This is a Pro feature. Upgrade to use it.' },
-  'quota.exhausted': { status: 403, message: "You've reached the free plan limit of {limit} downloads. Upgrade to Pro for unlimited downloads." },
+  'quota.exhausted': {
+    status: 403,
+    message: "You've reached the free plan limit of {limit} downloads. Upgrade to Pro for unlimited downloads.",
+  },
   'billing.unavailable': { status: 503, message: 'Subscriptions are not available right now. Please try again later.' },
   'billing.provider_error': {
     status: 502,
     message: 'Failed to create PayPal subscription. Please try again.',
-    variants: { no_answer: 'The payment provider did not answer. Please try again in a moment.', cancel: 'Failed to cancel subscription' },
+    variants: {
+      no_answer: 'The payment provider did not answer. Please try again in a moment.',
+      cancel: 'Failed to cancel subscription',
+    },
   },
-  'billing.rate_limited': { status: 429, message: 'Too many subscription requests. Please wait a minute and try again.' },
+  'billing.rate_limited': {
+    status: 429,
+    message: 'Too many subscription requests. Please wait a minute and try again.',
+  },
   'billing.already_subscribed': { status: 409, message: 'You already have an active subscription.' },
   'billing.subscription_not_found': { status: 404, message: 'We could not find this subscription.' },
   'billing.subscription_mismatch': { status: 403, message: 'This subscription does not belong to your account.' },
@@ -66,7 +96,11 @@ export const ERROR_CATALOGUE = {
   'billing.webhook_invalid': {
     status: 400,
     message: 'Invalid webhook signature.',
-    variants: { not_json: 'The webhook body is not JSON.', no_id: 'The webhook event has no id or type.', empty: 'The webhook body is empty.' },
+    variants: {
+      not_json: 'The webhook body is not JSON.',
+      no_id: 'The webhook event has no id or type.',
+      empty: 'The webhook body is empty.',
+    },
   },
 
   // Links and videos (platform-neutral; `{platform}` is the platform's name)
@@ -83,22 +117,44 @@ export const ERROR_CATALOGUE = {
       unknown_platform: "Unknown platform '{id}'.",
     },
   },
-  'video.not_found': { status: 404, message: 'This {platform} video was removed or does not exist. Check the link or try a different video.' },
-  'video.private': { status: 403, message: 'This {platform} video is private, so it cannot be downloaded. Try a public video.' },
-  'video.region_blocked': { status: 451, message: "This {platform} video is not available in our server's region. Try a different video." },
-  'video.login_required': { status: 403, message: '{platform} requires a login to view this video, so it cannot be downloaded. Try a different video.' },
-  'video.age_restricted': { status: 403, message: 'This {platform} video is age-restricted and can only be viewed when logged in. Try a different video.' },
+  'video.not_found': {
+    status: 404,
+    message: 'This {platform} video was removed or does not exist. Check the link or try a different video.',
+  },
+  'video.private': {
+    status: 403,
+    message: 'This {platform} video is private, so it cannot be downloaded. Try a public video.',
+  },
+  'video.region_blocked': {
+    status: 451,
+    message: "This {platform} video is not available in our server's region. Try a different video.",
+  },
+  'video.login_required': {
+    status: 403,
+    message: '{platform} requires a login to view this video, so it cannot be downloaded. Try a different video.',
+  },
+  'video.age_restricted': {
+    status: 403,
+    message: 'This {platform} video is age-restricted and can only be viewed when logged in. Try a different video.',
+  },
   'video.quality_unavailable': {
     status: 400,
-    message: "The quality '{quality}' is not available for this video. Fetch the video again and pick one of its options.",
-    variants: { photo_post: "This is a photo post: download it as 'images' (a ZIP of its {slides} slides) or 'slideshow' (a video)." },
+    message:
+      "The quality '{quality}' is not available for this video. Fetch the video again and pick one of its options.",
+    variants: {
+      photo_post:
+        "This is a photo post: download it as 'images' (a ZIP of its {slides} slides) or 'slideshow' (a video).",
+    },
   },
   'video.no_music': { status: 404, message: 'This video has no separate sound track.' },
   'video.no_thumbnail': { status: 404, message: 'This video has no thumbnail.' },
   'video.no_slide': {
     status: 404,
     message: 'This photo post has {slides} slides.',
-    variants: { not_photo: 'This post is a video, not a photo post.', none: 'This photo post has no slides TikTok would show.' },
+    variants: {
+      not_photo: 'This post is a video, not a photo post.',
+      none: 'This photo post has no slides TikTok would show.',
+    },
   },
   'video.sound_unavailable': {
     status: 424,
@@ -121,7 +177,11 @@ export const ERROR_CATALOGUE = {
       upload_redirect: 'The endpoint redirected an upload, which cannot be sent twice.',
     },
   },
-  'upstream.rate_limited': { status: 429, message: '{platform} is limiting our requests right now. Please try again in a few minutes.', retryAfter: 60 },
+  'upstream.rate_limited': {
+    status: 429,
+    message: '{platform} is limiting our requests right now. Please try again in a few minutes.',
+    retryAfter: 60,
+  },
   'upstream.blocked': {
     status: 400,
     message: 'This is not a valid link.',
@@ -135,9 +195,20 @@ export const ERROR_CATALOGUE = {
       header: 'A request header is not valid.',
     },
   },
-  'upstream.timeout': { status: 424, message: 'The site took too long to answer.', variants: { stalled: 'The download stalled: nothing was read for too long.' } },
-  'upstream.too_large': { status: 424, message: 'The file is larger than allowed.', variants: { page: 'The page is larger than allowed.' } },
-  'upstream.incomplete': { status: 502, message: 'The video file stopped arriving before it was complete. Please try again.' },
+  'upstream.timeout': {
+    status: 424,
+    message: 'The site took too long to answer.',
+    variants: { stalled: 'The download stalled: nothing was read for too long.' },
+  },
+  'upstream.too_large': {
+    status: 424,
+    message: 'The file is larger than allowed.',
+    variants: { page: 'The page is larger than allowed.' },
+  },
+  'upstream.incomplete': {
+    status: 502,
+    message: 'The video file stopped arriving before it was complete. Please try again.',
+  },
 
   // Media processing, results and their links
   'media.no_audio': {
@@ -155,33 +226,56 @@ export const ERROR_CATALOGUE = {
     },
   },
   'media.empty': { status: 502, message: 'TikTok sent an empty file for this video. Please try again later.' },
-  'media.too_large': { status: 413, message: 'This video is too large to process here.', variants: { result: 'The result is larger than this server allows.' } },
+  'media.too_large': {
+    status: 413,
+    message: 'This video is too large to process here.',
+    variants: { result: 'The result is larger than this server allows.' },
+  },
   'media.timeout': {
     status: 504,
     message: 'Processing this video took too long. Please try a shorter video.',
     variants: { arrival: 'The video took too long to arrive. Please try again.' },
   },
-  'media.busy': { status: 503, message: 'The media workers are busy right now. Please try again in a few seconds.', retryAfter: 10 },
-  'media.unavailable': { status: 503, message: 'Media processing is not available on this server (ffmpeg could not be started).' },
-  'media.interrupted': { status: 503, message: 'Processing was interrupted on our side. Please try again.', retryAfter: 5 },
+  'media.busy': {
+    status: 503,
+    message: 'The media workers are busy right now. Please try again in a few seconds.',
+    retryAfter: 10,
+  },
+  'media.unavailable': {
+    status: 503,
+    message: 'Media processing is not available on this server (ffmpeg could not be started).',
+  },
+  'media.interrupted': {
+    status: 503,
+    message: 'Processing was interrupted on our side. Please try again.',
+    retryAfter: 5,
+  },
   'media.store_unavailable': { status: 503, message: 'The prepared file could not be read. Please try again.' },
   'media.job_not_found': { status: 404, message: 'This job does not exist any more. Run the tool again.' },
   'media.link_invalid': { status: 403, message: 'This download link is not valid.' },
   'media.link_expired': {
     status: 410,
     message: 'This download link has expired. Run the tool again to get a new one.',
-    variants: { batch: 'This download link has expired. Please create the batch again.', batch_empty: 'No finished files are left in this batch.' },
+    variants: {
+      batch: 'This download link has expired. Please create the batch again.',
+      batch_empty: 'No finished files are left in this batch.',
+    },
   },
   'media.range': { status: 416, message: 'Requested range not satisfiable.' },
 
   // Captions
   'transcription.unavailable': {
     status: 503,
-    message: "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.",
+    message:
+      "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.",
   },
   'transcription.no_speech': { status: 422, message: 'No speech was found in this video.' },
   'transcription.failed': { status: 502, message: 'Failed to generate transcription. Please try again.' },
-  'transcription.busy': { status: 503, message: 'The transcription service is busy. Please try again in a minute.', retryAfter: 30 },
+  'transcription.busy': {
+    status: 503,
+    message: 'The transcription service is busy. Please try again in a minute.',
+    retryAfter: 30,
+  },
   'transcription.upstream': {
     status: 502,
     message: 'The transcription service sent an unreadable answer.',
@@ -231,14 +325,15 @@ export type ErrorParams<C extends ErrorCode> =
 
 export type ErrorParamValues = Record<string, string | number | undefined>;
 
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, code);
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(ERROR_CATALOGUE, code);
 
 /** The entry's template for these params (the variant's, else the default message). */
 export function errorTemplate(code: ErrorCode, params?: ErrorParamValues): string | undefined {
   const entry: Entry = ERROR_CATALOGUE[code];
   const variant = params?.variant;
   if (variant === undefined) return entry.message;
-  return entry.variants && Object.prototype.hasOwnProperty.call(entry.variants, variant) ? entry.variants[variant] : undefined;
+  return entry.variants && Object.hasOwn(entry.variants, variant) ? entry.variants[variant] : undefined;
 }
 
 /** The English text of an error, or undefined for an unknown code, variant or a missing param. */
@@ -248,8 +343,8 @@ export function renderError(code: unknown, params?: ErrorParamValues): string | 
   if (template === undefined) return undefined;
   let complete = true;
   const text = template.replace(/\{(\w+)\}/g, (hole, name: string) => {
-    const value = params && Object.prototype.hasOwnProperty.call(params, name) ? params[name] : undefined;
-    if (value === undefined || name === 'variant') return (complete = false), hole;
+    const value = params && Object.hasOwn(params, name) ? params[name] : undefined;
+    if (value === undefined || name === 'variant') return ((complete = false), hole);
     return String(value);
   });
   return complete ? text : undefined;

@@ -23,7 +23,11 @@ export const PLATFORM_LIMITS: Record<ContentPlatform, PlatformLimits> = {
     visibleFold: 55,
     // 5 hashtags per post since Aug-Sep 2025.
     hashtagLimit: 5,
-    sources: ['theleap.co (2,200 since Sep 2022)', 'socialk.it, napoleoncat (API enforces 2,200)', 'netinfluencer citing Social Media Today; heylist 2025-09-11 (5 hashtags)'],
+    sources: [
+      'theleap.co (2,200 since Sep 2022)',
+      'socialk.it, napoleoncat (API enforces 2,200)',
+      'netinfluencer citing Social Media Today; heylist 2025-09-11 (5 hashtags)',
+    ],
   },
   instagram: {
     label: 'Instagram',
@@ -40,7 +44,10 @@ export const PLATFORM_LIMITS: Record<ContentPlatform, PlatformLimits> = {
     visibleFold: 100,
     // The first 3 show above the title; sources disagree whether >15 or >60 get ignored.
     hashtagLimit: 3,
-    sources: ['lettercounter.org (title 100, description 5,000)', 'hollyland, socialbarrel, blogdigger (first 3 shown; >15 or >60 ignored)'],
+    sources: [
+      'lettercounter.org (title 100, description 5,000)',
+      'hollyland, socialbarrel, blogdigger (first 3 shown; >15 or >60 ignored)',
+    ],
   },
   linkedin: {
     label: 'LinkedIn',

@@ -66,7 +66,8 @@ export function parseTikTokLink(input: unknown): TikTokLink | null {
 export const isTikTokLink = (input: unknown): boolean => parseTikTokLink(input) !== null;
 
 /** Canonical page URL for a video id (photo posts are fetched through /video/ too). */
-export const canonicalVideoUrl = (id: string, user = '_'): string => `https://www.tiktok.com/@${user || '_'}/video/${id}`;
+export const canonicalVideoUrl = (id: string, user = '_'): string =>
+  `https://www.tiktok.com/@${user || '_'}/video/${id}`;
 
 /**
  * The first accepted TikTok link inside shared text, as the TikTok app's share sheet sends it

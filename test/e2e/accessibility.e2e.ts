@@ -25,7 +25,11 @@ afterAll(async () => {
 
 /** bypassCSP: axe is injected as an inline script, which the app's own CSP rightly refuses. */
 async function open(width: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true, acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    bypassCSP: true,
+    acceptDownloads: true,
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -35,9 +39,26 @@ const found: string[] = [];
 async function expectNoSeriousViolations(page: Page, screen: string) {
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   });
   found.push(...violations.map((v) => `${screen}: ${v}`));
 }
@@ -112,7 +133,13 @@ for (const width of [1280, 375]) {
       const { page, context } = await open(width);
       await page.goto(server.url);
       await page.getByLabel('TikTok video URL').waitFor();
-      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? document.activeElement?.tagName);
+      const focused = () =>
+        page.evaluate(
+          () =>
+            document.activeElement?.getAttribute('aria-label') ??
+            document.activeElement?.id ??
+            document.activeElement?.tagName,
+        );
       async function tabTo(target: string) {
         for (let i = 0; i < 40; i++) {
           await page.keyboard.press('Tab');

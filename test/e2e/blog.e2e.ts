@@ -2,7 +2,14 @@
 // tags in the HTML itself), and delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -104,7 +111,9 @@ describe('blog', () => {
     expect(html).toContain('<title>Hooks That Keep Viewers: 5 Tips! | Social Media Toolkit</title>');
     expect(html).toContain('<meta name="description" content="Five ways to hold attention in the first seconds." />');
     expect(html).toContain('<meta property="og:title" content="Hooks That Keep Viewers: 5 Tips!" />');
-    expect(html).toContain(`<meta property="og:url" content="${server.env.PUBLIC_URL ?? `http://localhost:${server.env.PORT}`}/blog/hooks-that-keep-viewers-5-tips" />`);
+    expect(html).toContain(
+      `<meta property="og:url" content="${server.env.PUBLIC_URL ?? `http://localhost:${server.env.PORT}`}/blog/hooks-that-keep-viewers-5-tips" />`,
+    );
     expect(html).toContain('<div id="root"></div>');
 
     // Mobile view of the management screen.

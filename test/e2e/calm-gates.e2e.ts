@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
@@ -17,7 +24,11 @@ let database: { url: string; drop(): Promise<void> };
 beforeAll(async () => {
   tt = await startFakeTikTok();
   database = await createPostgresDatabase();
-  server = await startServer({ DATABASE_URL: database.url, UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000' });
+  server = await startServer({
+    DATABASE_URL: database.url,
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    VIDEO_INFO_PER_MINUTE: '1000',
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -38,7 +49,11 @@ async function setDownloadCount(email: string, count: number) {
 async function expectOneLineHeader(page: Page) {
   const r = await page.getByTestId('nav-bar').evaluate((header) => {
     const row = header.firstElementChild as HTMLElement;
-    const tops = [...row.querySelectorAll<HTMLElement>('[data-testid=plan-badge], [data-testid=logo] span span, button[aria-label$="menu"]')]
+    const tops = [
+      ...row.querySelectorAll<HTMLElement>(
+        '[data-testid=plan-badge], [data-testid=logo] span span, button[aria-label$="menu"]',
+      ),
+    ]
       .filter((el) => el.getClientRects().length > 0)
       .map((el) => el.getBoundingClientRect());
     const name = row.querySelector('[data-testid=logo] span span') as HTMLElement;
@@ -73,7 +88,10 @@ for (const width of [1280, 375]) {
       for (const [path, heading] of PRO_SCREENS) {
         await page.goto(`${server.url}${path}`);
         await page.getByRole('heading', { name: heading }).waitFor();
-        await page.getByRole('link', { name: /Upgrade to Pro/ }).first().waitFor();
+        await page
+          .getByRole('link', { name: /Upgrade to Pro/ })
+          .first()
+          .waitFor();
         expect(await page.getByTestId('pro-upsell').count(), path).toBe(1);
         expect(await page.getByText('Sample result').count(), path).toBe(1);
         expect(await page.getByRole('alert').count(), path).toBe(0);
@@ -95,7 +113,12 @@ for (const width of [1280, 375]) {
       await page.getByLabel('TikTok video URL').fill(tt.addVideo({ desc: 'No downloads left' }).url);
       await page.getByRole('button', { name: 'Fetch Video' }).click();
       await page.getByTestId('video-card').waitFor();
-      expect(await page.getByTestId('video-card').getByRole('button', { name: /^Download/ }).count()).toBe(0);
+      expect(
+        await page
+          .getByTestId('video-card')
+          .getByRole('button', { name: /^Download/ })
+          .count(),
+      ).toBe(0);
       const upgrade = page.getByRole('button', { name: 'Upgrade to download HD' });
       expect(await upgrade.textContent()).toBe('Upgrade to download');
       await upgrade.click();
@@ -114,7 +137,10 @@ for (const width of [1280, 375]) {
       for (const count of [0, 4, 5, 6]) {
         await setDownloadCount(email, count);
         await page.reload();
-        await page.getByTestId('plan-badge').filter({ hasText: `Free (${count}/6)` }).waitFor();
+        await page
+          .getByTestId('plan-badge')
+          .filter({ hasText: `Free (${count}/6)` })
+          .waitFor();
         await expectOneLineHeader(page);
         await screenshot(page, `calm-header-free-${count}-${width}`);
       }

@@ -12,7 +12,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['dist/server/cli.js', ...args], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env } });
+    const p = spawn(process.execPath, ['dist/server/cli.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (out += d));
@@ -40,7 +43,10 @@ describe('admin command line', () => {
     const server = await startServer(env);
     cleanups.push(server.stop);
 
-    const created = await cli(['user:create', '--email', 'Boss@Example.com', '--password', 'a long password', '--pro', '--admin'], env);
+    const created = await cli(
+      ['user:create', '--email', 'Boss@Example.com', '--password', 'a long password', '--pro', '--admin'],
+      env,
+    );
     expect(created.code, created.out).toBe(0);
     expect(created.out).toMatch(/Created boss@example.com with Pro/);
     let me = (await signIn(server, 'boss@example.com', 'a long password')).me;
@@ -93,7 +99,10 @@ describe('admin command line', () => {
 
   it('stops the server start with one line naming a bad variable', async () => {
     const bad = await new Promise<{ code: number; out: string }>((resolve) => {
-      const p = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env: { ...process.env, PORT: 'eighty' } });
+      const p = spawn(process.execPath, ['dist/server/main.js'], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: 'eighty' },
+      });
       let out = '';
       p.stderr.on('data', (d) => (out += d));
       p.on('exit', (code) => resolve({ code: code ?? 1, out: out.trim() }));

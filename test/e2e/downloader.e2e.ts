@@ -6,7 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { zipEntries } from '../helpers/zip.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
@@ -22,7 +29,11 @@ let database: { url: string; drop(): Promise<void> };
 beforeAll(async () => {
   tt = await startFakeTikTok();
   database = await createPostgresDatabase();
-  server = await startServer({ DATABASE_URL: database.url, UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000' });
+  server = await startServer({
+    DATABASE_URL: database.url,
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    VIDEO_INFO_PER_MINUTE: '1000',
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -78,7 +89,9 @@ describe('downloader', () => {
     const video = page.getByTestId('video-preview');
     await video.waitFor();
     expect(await video.getAttribute('src')).toBe('/api/video/stream/7504044860782021930');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2);
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2,
+    );
     await page.getByRole('button', { name: 'Close preview' }).click();
     await page.getByRole('button', { name: 'Play preview' }).waitFor();
 
@@ -88,7 +101,9 @@ describe('downloader', () => {
     const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
     await page.getByRole('button', { name: 'Download HD' }).click();
     await page.getByTestId('download-progress').waitFor();
-    await page.waitForFunction(() => /^[1-9]\d?%$/.test(document.querySelector('[data-testid="progress-percent"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^[1-9]\d?%$/.test(document.querySelector('[data-testid="progress-percent"]')?.textContent ?? ''),
+    );
     expect(await page.getByTestId('progress-bytes').textContent()).toMatch(/^\d+\.\d MB of 5\.7 MB$/);
     expect(await page.getByTestId('progress-speed').textContent()).toMatch(/MB\/s$/);
     await screenshot(page, 'downloader-progress-desktop');
@@ -99,7 +114,9 @@ describe('downloader', () => {
     expect(fs.statSync(saved).size).toBe(6_000_000);
     await page.getByText('Download completed').first().waitFor();
     await page.getByTestId('video-card').waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (1/6)');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (1/6)',
+    );
     await page.getByTestId('recent-list').getByText('Big one').waitFor();
 
     // The sixth download (5 made before) opens the upgrade modal; after it the limit toast shows.
@@ -111,7 +128,9 @@ describe('downloader', () => {
     await page.getByRole('button', { name: 'Download HD' }).click();
     await last;
     await page.getByRole('heading', { name: 'Upgrade to Pro' }).waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (6/6)');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="plan-badge"]')?.textContent === 'Free (6/6)',
+    );
     await screenshot(page, 'downloader-upgrade-modal');
     await page.getByRole('button', { name: 'Maybe Later' }).click();
     // No downloads left: the button says so and opens the upgrade modal again.
@@ -124,17 +143,30 @@ describe('downloader', () => {
   it('downloads 1080p HEVC with its sound from the card, each option naming its codec', async () => {
     const { page, context } = await newPage(browser);
     await registerInBrowser(page, server.url, `hevc${Date.now()}@example.com`);
-    const v = tt.addVideo({ desc: 'Sharp one', hevc: { gears: { '1080p': hevcVideoOnly(1080, 1920, 3), '720p': hevcVideoOnly(720, 1280, 3) }, sounds: [aacSound(3)] } });
+    const v = tt.addVideo({
+      desc: 'Sharp one',
+      hevc: {
+        gears: { '1080p': hevcVideoOnly(1080, 1920, 3), '720p': hevcVideoOnly(720, 1280, 3) },
+        sounds: [aacSound(3)],
+      },
+    });
     await fetchVideo(page, v.url);
     const codecs = await page.getByTestId('option-codec').allTextContents();
-    expect(codecs.map((c) => c.trim())).toEqual(['· HEVC · sharpest', '· HEVC · sharpest', '· H.264 · plays everywhere', '· H.264 · plays everywhere']);
+    expect(codecs.map((c) => c.trim())).toEqual([
+      '· HEVC · sharpest',
+      '· HEVC · sharpest',
+      '· H.264 · plays everywhere',
+      '· H.264 · plays everywhere',
+    ]);
     await screenshot(page, 'downloader-card-hevc-desktop');
     const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
     await page.getByRole('button', { name: 'Download 1080P' }).click();
     const download = await downloadEvent;
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
     await download.saveAs(saved);
-    const streams = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-of', 'json', saved], { encoding: 'utf8' })).streams;
+    const streams = JSON.parse(
+      execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-of', 'json', saved], { encoding: 'utf8' }),
+    ).streams;
     expect(streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'hevc']);
     expect(streams.find((st: { codec_type: string }) => st.codec_type === 'video').height).toBe(1920);
     await page.getByText('Download completed').first().waitFor();
@@ -147,7 +179,10 @@ describe('downloader', () => {
     await page.getByLabel('TikTok video URL').fill(tt.addError('deleted'));
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByText('Video Not Available').first().waitFor();
-    await page.getByText(/removed or does not exist/).first().waitFor();
+    await page
+      .getByText(/removed or does not exist/)
+      .first()
+      .waitFor();
     await fetchVideo(page, tt.fixtureUrl);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -158,11 +193,20 @@ describe('downloader', () => {
   it('shows a photo post as a strip and saves one photo, the ZIP and the slideshow', async () => {
     const { page, context } = await newPage(browser);
     await registerInBrowser(page, server.url, `photo${Date.now()}@example.com`);
-    const p = tt.addPhotoPost({ desc: 'Four photos', slides: ['ff0000', '00c000', '0000ff', 'ffff00'].map((c) => solidJpeg(c, 1080, 1440)), sound: toneMp3(4) });
+    const p = tt.addPhotoPost({
+      desc: 'Four photos',
+      slides: ['ff0000', '00c000', '0000ff', 'ffff00'].map((c) => solidJpeg(c, 1080, 1440)),
+      sound: toneMp3(4),
+    });
     await fetchVideo(page, p.url.replace('/video/', '/photo/'));
     const strip = page.getByTestId('photo-strip');
-    await expect.poll(() => strip.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual([1080, 1080, 1080, 1080]);
-    expect(await page.getByTestId('option-codec').allTextContents()).toEqual([' · ZIP of 4 photos, originals', ' · MP4 slideshow over the sound · plays everywhere']);
+    await expect
+      .poll(() => strip.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual([1080, 1080, 1080, 1080]);
+    expect(await page.getByTestId('option-codec').allTextContents()).toEqual([
+      ' · ZIP of 4 photos, originals',
+      ' · MP4 slideshow over the sound · plays everywhere',
+    ]);
     await strip.scrollIntoViewIfNeeded();
     await screenshot(page, 'downloader-card-photo-desktop');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dl-'));
@@ -185,7 +229,11 @@ describe('downloader', () => {
     await page.getByText('Your photos were saved.').first().waitFor();
 
     const show = await saveVia(() => page.getByRole('button', { name: 'Download SLIDESHOW' }).click());
-    const probe = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', show], { encoding: 'utf8' }));
+    const probe = JSON.parse(
+      execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', show], {
+        encoding: 'utf8',
+      }),
+    );
     expect(probe.streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'h264']);
     expect(Number(probe.format.duration)).toBeGreaterThan(3.8);
     await page.getByText('Your video was saved.').first().waitFor();

@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Download, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
 let server: RunningServer;
@@ -74,7 +81,9 @@ for (const width of [1280, 375]) {
 
       // Then the signed-in downloader, with the same link's card and the download counted.
       await page.getByTestId('plan-badge').waitFor();
-      await page.waitForFunction(() => document.querySelector('[data-testid="plan-badge"]')?.textContent?.includes('1/6'));
+      await page.waitForFunction(() =>
+        document.querySelector('[data-testid="plan-badge"]')?.textContent?.includes('1/6'),
+      );
       expect(await page.getByTestId('video-title').textContent()).toBe(`New visitor ${width}`);
       expect(await page.getByLabel('TikTok video URL').inputValue()).toBe(v.url);
       await screenshot(page, `first-minute-after-sign-up-${width}`);

@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 
 let server: RunningServer;
@@ -90,7 +97,17 @@ describe('app shell', () => {
     const { page, context } = await newPage(browser);
     await registerInBrowser(page, server.url, `lock-${Date.now()}@example.com`);
     const nav = page.getByTestId('desktop-nav');
-    for (const label of ['Download', 'Blog', 'Hashtags', 'Audio', 'Captions', 'Content', 'Trends', 'Trending', 'Batch']) {
+    for (const label of [
+      'Download',
+      'Blog',
+      'Hashtags',
+      'Audio',
+      'Captions',
+      'Content',
+      'Trends',
+      'Trending',
+      'Batch',
+    ]) {
       await expect(nav.getByText(label, { exact: true }).isVisible()).resolves.toBe(true);
     }
     const hashtags = nav.locator('[data-locked="true"]', { hasText: 'Hashtags' });
@@ -161,13 +178,21 @@ describe('app shell', () => {
     const visible = () => nav.getAttribute('data-visible');
     expect(await visible()).toBe('true');
     await page.evaluate(() => window.scrollTo(0, 600));
-    await page.waitForFunction(() => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'false');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'false',
+    );
     await page.evaluate(() => window.scrollTo(0, 400));
-    await page.waitForFunction(() => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'true');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'true',
+    );
     await page.evaluate(() => window.scrollTo(0, 900));
-    await page.waitForFunction(() => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'false');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'false',
+    );
     await page.evaluate(() => window.scrollTo(0, 8));
-    await page.waitForFunction(() => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'true');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=desktop-nav]')?.getAttribute('data-visible') === 'true',
+    );
     expect(await visible()).toBe('true');
     await context.close();
   });

@@ -3,7 +3,14 @@
 // controls the page and never caches API answers or media, and the share target opening the card.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
 let server: RunningServer;
@@ -50,12 +57,19 @@ describe('installable web app', () => {
       expect(img.headers.get('content-type')).toBe('image/png');
       expect(pngSize(Buffer.from(await img.arrayBuffer()))).toEqual({ width: size, height: size });
     }
-    expect(m.share_target).toEqual({ action: '/', method: 'GET', enctype: 'application/x-www-form-urlencoded', params: { title: 'title', text: 'text', url: 'url' } });
+    expect(m.share_target).toEqual({
+      action: '/',
+      method: 'GET',
+      enctype: 'application/x-www-form-urlencoded',
+      params: { title: 'title', text: 'text', url: 'url' },
+    });
 
     // Chromium's verdict, as Lighthouse asks it: no installability errors once the worker runs.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     const cdp = await context.newCDPSession(page);
-    const verdict = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: Array<{ errorId: string }> };
+    const verdict = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: Array<{ errorId: string }>;
+    };
     // Playwright's contexts are incognito, which Chromium reports on its own; every other check counts.
     expect(verdict.installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
     const parsed = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; url: string };
@@ -77,12 +91,15 @@ describe('installable web app', () => {
     await page.getByTestId('video-card').waitFor();
     expect(await page.getByTestId('video-title').textContent()).toBe('Shared to the app');
     await page.getByRole('button', { name: 'Play preview' }).click();
-    await page.waitForFunction(() => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2);
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2,
+    );
     await screenshot(page, 'installable-share-target-controlled-375');
 
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+      for (const name of await caches.keys())
+        for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
       return urls;
     });
     expect(cached).toContain('/');

@@ -3,7 +3,14 @@
 // then show the result, without the creator doing anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { speechMp4, toneMp4 } from '../fakes/media-samples.js';
 
@@ -50,7 +57,11 @@ describe('media jobs in the browser', () => {
     await screenshot(second, 'media-job-queued');
 
     const third = await context.newPage();
-    const spoken = tt.addVideo({ desc: 'Spoken', media: { file: speechMp4(['Welcome to our cooking channel.']) }, duration: 3 });
+    const spoken = tt.addVideo({
+      desc: 'Spoken',
+      media: { file: speechMp4(['Welcome to our cooking channel.']) },
+      duration: 3,
+    });
     await start(third, 'auto-captions', 'Video URL', 'Generate Captions', spoken.url);
     await third.getByRole('button', { name: 'Queued: 1 ahead...' }).waitFor({ timeout: 10_000 });
 

@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { zipEntries } from '../helpers/zip.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { ffprobe, speechMp4, toneMp4 } from '../fakes/media-samples.js';
@@ -76,7 +83,10 @@ describe('audio extractor', () => {
     expect(await page.getByTestId('audio-size').textContent()).toMatch(/^1\.[45] MB$/);
     await screenshot(page, 'audio-extractor-desktop');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('link', { name: 'Download MP3' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('link', { name: 'Download MP3' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('Beach_day_vlog.mp3');
     const file = await download.path();
     const p = ffprobe(file!);
@@ -96,7 +106,11 @@ describe('audio extractor', () => {
     await page.getByTestId('pro-upsell').getByText('This is a Pro feature. Upgrade to use it.').waitFor();
     expect(await page.getByRole('button', { name: 'Extract' }).count()).toBe(0);
     const res = await page.evaluate(async (url) => {
-      const r = await fetch('/api/audio/extract', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+      const r = await fetch('/api/audio/extract', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
       return { status: r.status, body: await r.json() };
     }, tt.addVideo().url);
     expect(res.status).toBe(403);
@@ -110,7 +124,9 @@ describe('audio extractor', () => {
     await page.getByLabel('TikTok video URL').fill(tt.addError('private'));
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'Extraction failed').waitFor({ timeout: 20_000 });
-    await toast(page, 'Extraction failed').getByText(/This TikTok video is private/).waitFor();
+    await toast(page, 'Extraction failed')
+      .getByText(/This TikTok video is private/)
+      .waitFor();
   });
 });
 
@@ -134,7 +150,9 @@ describe('auto captions', () => {
     await page.getByText('Transcription generated!').first().waitFor();
     expect(await page.getByTestId('captions-language').textContent()).toBe('EN');
     expect(await page.getByTestId('captions-count').textContent()).toBe('2 segments');
-    expect(await page.getByTestId('captions-fulltext').textContent()).toBe('Hey everyone, welcome back today we make fresh pasta');
+    expect(await page.getByTestId('captions-fulltext').textContent()).toBe(
+      'Hey everyone, welcome back today we make fresh pasta',
+    );
     const items = page.getByTestId('captions-segments').getByRole('listitem');
     expect(await items.count()).toBe(2);
     expect(await items.first().textContent()).toBe('0:00 - 0:02Hey everyone, welcome back');
@@ -142,10 +160,15 @@ describe('auto captions', () => {
 
     await result.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied!').first().waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Hey everyone, welcome back today we make fresh pasta');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'Hey everyone, welcome back today we make fresh pasta',
+    );
 
     const save = async (name: string) => {
-      const [d] = await Promise.all([page.waitForEvent('download'), result.getByRole('button', { name, exact: true }).click()]);
+      const [d] = await Promise.all([
+        page.waitForEvent('download'),
+        result.getByRole('button', { name, exact: true }).click(),
+      ]);
       return { name: d.suggestedFilename(), text: fs.readFileSync((await d.path())!, 'utf8') };
     };
     const txt = await save('Download');
@@ -163,14 +186,20 @@ describe('auto captions', () => {
   });
 
   it('transcribes speech offline and explains unsupported platforms', async () => {
-    const v = tt.addVideo({ desc: 'Cooking intro', media: { file: speechMp4(['Welcome to our cooking channel.', 'Thank you for watching this video.']) }, duration: 6 });
+    const v = tt.addVideo({
+      desc: 'Cooking intro',
+      media: { file: speechMp4(['Welcome to our cooking channel.', 'Thank you for watching this video.']) },
+      duration: 6,
+    });
     const { page } = await newPage(browser);
     await proUser(page, 'captions2');
     await page.goto(`${server.url}/auto-captions`);
     await page.getByLabel('Video URL').fill('https://www.facebook.com/watch/?v=123');
     await page.getByRole('button', { name: 'Generate Captions' }).click();
     await toast(page, 'Transcription failed').waitFor();
-    await toast(page, 'Transcription failed').getByText('Facebook videos are not supported yet. Please paste a TikTok video link.').waitFor();
+    await toast(page, 'Transcription failed')
+      .getByText('Facebook videos are not supported yet. Please paste a TikTok video link.')
+      .waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();
@@ -194,17 +223,30 @@ describe('batch download', () => {
     await page.goto(`${server.url}/batch`);
     await page.getByRole('heading', { name: 'Batch Download' }).waitFor();
     // Slow transfers, so the live states can be seen before they finish.
-    const videos = [tt.addVideo({ desc: 'First clip', bytesPerSecond: 400_000 }), tt.addVideo({ desc: 'Second clip', bytesPerSecond: 400_000 })];
+    const videos = [
+      tt.addVideo({ desc: 'First clip', bytesPerSecond: 400_000 }),
+      tt.addVideo({ desc: 'Second clip', bytesPerSecond: 400_000 }),
+    ];
     const removed = tt.addError('deleted');
     await page.getByLabel('TikTok links').fill(`Look at these:\n${videos[0].url}\n${videos[1].url}, and ${removed}`);
     await page.getByTestId('batch-found').filter({ hasText: '3 links found' }).waitFor();
     await page.getByRole('button', { name: 'Start batch' }).click();
     await page.getByTestId('batch-progress').waitFor();
-    await page.locator('[data-testid="batch-items"] li[data-status="running"], [data-testid="batch-items"] li[data-status="queued"]').first().waitFor();
+    await page
+      .locator(
+        '[data-testid="batch-items"] li[data-status="running"], [data-testid="batch-items"] li[data-status="queued"]',
+      )
+      .first()
+      .waitFor();
     await page.getByTestId('batch-count').filter({ hasText: '2 of 3' }).waitFor({ timeout: 60_000 });
     const items = page.getByTestId('batch-items').locator('li');
-    await expect.poll(() => items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-status')))).toEqual(['done', 'done', 'failed']);
-    await items.nth(2).getByText(/removed or does not exist/).waitFor();
+    await expect
+      .poll(() => items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-status'))))
+      .toEqual(['done', 'done', 'failed']);
+    await items
+      .nth(2)
+      .getByText(/removed or does not exist/)
+      .waitFor();
     await items.nth(0).getByText('First clip').waitFor();
     await screenshot(page, 'batch-desktop');
 

@@ -17,7 +17,8 @@ function processesUsingPort(port: number): string[] {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       if (fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) continue; // exited, not yet reaped
-      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(tag)) found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(tag))
+        found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
     } catch {
       /* gone, or not ours to read */
     }
@@ -40,13 +41,23 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `smt-start-port-${port}-`));
       const npm = spawn('npm', ['start', '--silent'], {
         cwd: ROOT,
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', SMT_START_TAG: `smt-start-port-${port}` },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          SMT_START_TAG: `smt-start-port-${port}`,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       npm.stdout.on('data', (d) => (out += d));
       npm.stderr.on('data', (d) => (out += d));
-      const exited = new Promise<{ code: number | null; signal: string | null }>((r) => npm.on('exit', (code, sig) => r({ code, signal: sig })));
+      const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+        npm.on('exit', (code, sig) => r({ code, signal: sig })),
+      );
 
       // Ready: the server's JSON log line (stdout is a pipe here, so no pretty printing).
       await new Promise<void>((resolve, reject) => {
@@ -61,7 +72,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       });
       const ready = out.split('\n').find((l) => l.includes('Social Media Toolkit is ready'))!;
       // JSON when stdout is not a terminal; the line names the security mode (decision 0007).
-      expect(JSON.parse(ready)).toMatchObject({ msg: expect.stringMatching(/^Social Media Toolkit is ready: test mode, /), level: 30, mode: 'test' });
+      expect(JSON.parse(ready)).toMatchObject({
+        msg: expect.stringMatching(/^Social Media Toolkit is ready: test mode, /),
+        level: 30,
+        mode: 'test',
+      });
       expect(await portIsFree(port)).toBe(false);
       expect(processesUsingPort(port).some((p) => p.includes('dist/server/main.js'))).toBe(true);
 

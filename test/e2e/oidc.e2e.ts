@@ -50,7 +50,12 @@ describe('OpenID Connect sign-in', () => {
     await page.waitForURL(`${server.url}/`);
     await page.getByTestId('plan-badge').waitFor();
     const me = await page.evaluate(async () => (await fetch('/api/auth/user')).json());
-    expect(me).toMatchObject({ email: 'maya@example.com', firstName: 'Maya', lastName: 'Tester', profileImageUrl: 'https://example.com/maya.png' });
+    expect(me).toMatchObject({
+      email: 'maya@example.com',
+      firstName: 'Maya',
+      lastName: 'Tester',
+      profileImageUrl: 'https://example.com/maya.png',
+    });
     await screenshot(page, 'oidc-signed-in');
     await context.close();
   });

@@ -3,7 +3,14 @@
 // said plainly (no setup text), the test checkout's buttons match, the abandoned-checkout toast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
 let server: RunningServer;
@@ -13,7 +20,12 @@ let tt: FakeTikTok;
 beforeAll(async () => {
   tt = await startFakeTikTok();
   // No speech recogniser here: a video without captions of its own cannot be captioned.
-  server = await startServer({ UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', POCKETSPHINX_MODEL_DIR: '/nonexistent/model', TRANSCRIBE_API_URL: '' });
+  server = await startServer({
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    VIDEO_INFO_PER_MINUTE: '1000',
+    POCKETSPHINX_MODEL_DIR: '/nonexistent/model',
+    TRANSCRIBE_API_URL: '',
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -66,7 +78,11 @@ for (const width of [1280, 375]) {
       const { page, context } = await newPage(browser, { width });
       await proUser(page, `captions-${width}`);
       await page.goto(`${server.url}/auto-captions`);
-      const one = tt.addVideo({ desc: 'One line', subtitles: [{ lang: 'eng-US', vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nJust one line\n' }], duration: 3 });
+      const one = tt.addVideo({
+        desc: 'One line',
+        subtitles: [{ lang: 'eng-US', vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nJust one line\n' }],
+        duration: 3,
+      });
       await page.getByLabel('Video URL').fill(one.url);
       await page.getByRole('button', { name: 'Generate Captions' }).click();
       await page.getByTestId('captions-result').waitFor();
@@ -93,7 +109,11 @@ for (const width of [1280, 375]) {
       const measure = (name: string) =>
         page.getByRole('button', { name }).evaluate((b) => {
           const s = getComputedStyle(b);
-          return { height: b.getBoundingClientRect().height, font: `${s.fontFamily} ${s.fontSize} ${s.fontWeight}`, bodyFont: getComputedStyle(document.body).fontFamily };
+          return {
+            height: b.getBoundingClientRect().height,
+            font: `${s.fontFamily} ${s.fontSize} ${s.fontWeight}`,
+            bodyFont: getComputedStyle(document.body).fontFamily,
+          };
         });
       const approve = await measure('Approve test payment');
       const cancel = await measure('Cancel and return');

@@ -2,7 +2,14 @@
 // (PayPal not configured), sees 'PRO' without a reload, cancels and sees 'Will cancel at period end'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,7 +39,14 @@ describe('subscription', () => {
     await page.goto(`${base}/subscription`);
     await expect.poll(() => page.getByTestId('plan-badge').textContent()).toBe('Free (0/6)');
     await page.getByTestId('plan-pro').getByText('$9.99').waitFor();
-    for (const feature of ['Unlimited downloads', 'Priority processing', 'Advanced captions', 'Premium hashtag suggestions', 'Batch processing', 'Priority support']) {
+    for (const feature of [
+      'Unlimited downloads',
+      'Priority processing',
+      'Advanced captions',
+      'Premium hashtag suggestions',
+      'Batch processing',
+      'Priority support',
+    ]) {
       await page.getByTestId('plan-pro').getByText(feature).waitFor();
     }
     expect(await page.getByTestId('current-plan').textContent()).toBe('Free');

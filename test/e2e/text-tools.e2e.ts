@@ -3,7 +3,15 @@
 // label, the built-in fallback when the model refuses, and the 375px layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, scrollSettled, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  scrollSettled,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeOpenAiChat } from '../fakes/fake-openai-chat.js';
 
 let server: RunningServer;
@@ -12,7 +20,12 @@ let llm: Awaited<ReturnType<typeof startFakeOpenAiChat>>;
 
 beforeAll(async () => {
   llm = await startFakeOpenAiChat({ apiKey: 'sk-e2e', goodDelayMs: 700 });
-  server = await startServer({ LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: 'sk-e2e', LLM_MODEL: 'gpt-e2e', LLM_TIMEOUT_MS: '5000' });
+  server = await startServer({
+    LLM_BASE_URL: `${llm.url}/v1`,
+    LLM_API_KEY: 'sk-e2e',
+    LLM_MODEL: 'gpt-e2e',
+    LLM_TIMEOUT_MS: '5000',
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -67,7 +80,9 @@ describe('hashtag generator', () => {
     await expect(page.getByTestId('suggestion-badge').textContent()).resolves.toBe('Suggestion · AI model');
     const mixed = await chips(page, 'hashtags-mixed');
     expect(mixed).toEqual(['#fyp', '#sourdough', '#bread', '#beginners', '#viral']);
-    await expect(page.getByTestId('hashtag-tips').textContent()).resolves.toContain('TikTok and Instagram now allow 5 hashtags per post');
+    await expect(page.getByTestId('hashtag-tips').textContent()).resolves.toContain(
+      'TikTok and Instagram now allow 5 hashtags per post',
+    );
     await page.getByRole('heading', { name: 'Your hashtags' }).scrollIntoViewIfNeeded();
     await scrollSettled(page);
     await screenshot(page, 'hashtags-desktop');
@@ -98,7 +113,11 @@ describe('hashtag generator', () => {
     expect(await page.getByTestId('pro-upsell').count()).toBe(1); // once, not twice
     expect(await page.getByRole('button', { name: 'Generate Hashtags' }).count()).toBe(0);
     const res = await page.evaluate(async () => {
-      const r = await fetch('/api/ai/hashtags', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ videoTitle: 'My morning routine', platform: 'social media' }) });
+      const r = await fetch('/api/ai/hashtags', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ videoTitle: 'My morning routine', platform: 'social media' }),
+      });
       return { status: r.status, body: await r.json() };
     });
     expect(res.status).toBe(403);
@@ -132,7 +151,9 @@ describe('content tools', () => {
 
     await page.getByRole('button', { name: 'Optimize' }).click();
     await toast(page, 'Content required').getByText('Please enter some content to optimize').waitFor();
-    await page.getByLabel('Content', { exact: true }).fill('<b>My first sourdough loaf.</b> It took three days but it was worth it! #bread');
+    await page
+      .getByLabel('Content', { exact: true })
+      .fill('<b>My first sourdough loaf.</b> It took three days but it was worth it! #bread');
     await page.getByLabel('tiktok').uncheck();
     await page.getByRole('button', { name: 'Optimize' }).click();
     await toast(page, 'Platform required').getByText('Please select at least one platform').waitFor();
@@ -159,7 +180,9 @@ describe('content tools', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(caption);
 
     // A response without a platforms list is refused by the screen (SPEC 5).
-    await page.route('**/api/content/optimize', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"result":"ok"}' }));
+    await page.route('**/api/content/optimize', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"result":"ok"}' }),
+    );
     await page.getByRole('button', { name: 'Optimize' }).click();
     await toast(page, 'Optimization failed').getByText('Invalid optimization response format').waitFor();
     await page.unroute('**/api/content/optimize');
@@ -171,9 +194,15 @@ describe('content tools', () => {
     await signIn(page, 'mobilecontent', false);
     llm.mode = 'broken';
     await page.goto(`${server.url}/content-tools`);
-    await page.getByLabel('Content', { exact: true }).fill('Three budget tips for Lisbon. Walk the hills, eat at tascas, and ride tram 28 early!');
+    await page
+      .getByLabel('Content', { exact: true })
+      .fill('Three budget tips for Lisbon. Walk the hills, eat at tascas, and ride tram 28 early!');
     await page.getByRole('button', { name: 'Optimize' }).click();
-    await page.getByTestId('optimized-tiktok').getByTestId('suggestion-badge').filter({ hasText: 'built-in engine' }).waitFor();
+    await page
+      .getByTestId('optimized-tiktok')
+      .getByTestId('suggestion-badge')
+      .filter({ hasText: 'built-in engine' })
+      .waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await scrollSettled(page);
     await screenshot(page, 'content-tools-mobile');

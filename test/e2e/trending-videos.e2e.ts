@@ -2,7 +2,14 @@
 // from the fake TikTok, manual curation, filter, boost once, the Pro gate for free users.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 
 let server: RunningServer;
@@ -36,7 +43,11 @@ async function signInPro(page: Page, email: string) {
 
 describe('trending videos', () => {
   it('curates with Fetch Info, curates by hand, filters, boosts once and shows the count', async () => {
-    const video = tt.addVideo({ user: 'dancequeen', desc: 'Learn this dance in 30 seconds #dance', stats: { playCount: 1_234_567, diggCount: 89_000 } });
+    const video = tt.addVideo({
+      user: 'dancequeen',
+      desc: 'Learn this dance in 30 seconds #dance',
+      stats: { playCount: 1_234_567, diggCount: 89_000 },
+    });
     const privateUrl = tt.addError('private');
     const { page, context } = await newPage(browser);
     await signInPro(page, `curator-${Date.now()}@example.com`);
@@ -75,7 +86,8 @@ describe('trending videos', () => {
     await card.waitFor();
     expect(await page.getByTestId('trending-count').innerText()).toBe('1 trending videos');
     const cardText = await card.innerText();
-    for (const s of ['tiktok', 'by dancequeen', '#dance', '#tutorial', '#viral', '+1 more', '1.2M', '89K', 'Curated ']) expect(cardText).toContain(s);
+    for (const s of ['tiktok', 'by dancequeen', '#dance', '#tutorial', '#viral', '+1 more', '1.2M', '89K', 'Curated '])
+      expect(cardText).toContain(s);
     expect(cardText).not.toContain('#fyp');
     // The thumbnail comes through this product's thumbnail endpoint and really loads.
     await page.waitForFunction(() => {

@@ -4,7 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, registerInBrowser, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
+import {
+  launchBrowser,
+  newPage,
+  registerInBrowser,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from '../helpers/e2e.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
 import { startFakeTrendSources, type FakeTrendSources } from '../fakes/fake-trend-sources.js';
 
@@ -19,7 +26,7 @@ async function waitForCollectors(url: string) {
   await c.connect();
   try {
     for (let i = 0; i < 200; i++) {
-      const { rows } = await c.query("select count(*)::int as n from collector_runs where finished_at is not null");
+      const { rows } = await c.query('select count(*)::int as n from collector_runs where finished_at is not null');
       if (rows[0].n >= 4) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -35,14 +42,37 @@ async function seedObservations(url: string) {
   const day = 86_400_000;
   const rows: Array<[string, string, string[], number, number, number, string, string, number]> = [
     ['7301', 'dancequeen', ['dance', 'fyp'], 120_000, 9_000, 0.1, 'Levitating (Remix)', 'Dua Lipa', 203],
-    ['7302', 'chefmaria', ['recipe', 'foodtok', 'dinner', 'easyrecipe'], 48_000, 3_100, 0.5, 'original sound - chefmaria', 'chefmaria', 61],
+    [
+      '7302',
+      'chefmaria',
+      ['recipe', 'foodtok', 'dinner', 'easyrecipe'],
+      48_000,
+      3_100,
+      0.5,
+      'original sound - chefmaria',
+      'chefmaria',
+      61,
+    ],
     ['7303', 'dancequeen', ['dance'], 30_000, 2_000, 3, 'Levitating (Remix)', 'Dua Lipa', 203],
   ];
   for (const [id, author, tags, plays, likes, daysAgo, music, artist, dur] of rows) {
     await c.query(
       `insert into video_observations (video_id, description, author, author_followers, hashtags, music_id, music_title, music_author, music_duration, plays, likes, observed_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [id, `Video ${id} ${tags.map((t) => `#${t}`).join(' ')}`, author, 250_000, tags, `m-${music}`, music, artist, dur, plays, likes, new Date(Date.now() - daysAgo * day)],
+      [
+        id,
+        `Video ${id} ${tags.map((t) => `#${t}`).join(' ')}`,
+        author,
+        250_000,
+        tags,
+        `m-${music}`,
+        music,
+        artist,
+        dur,
+        plays,
+        likes,
+        new Date(Date.now() - daysAgo * day),
+      ],
     );
   }
   await c.end();
@@ -110,17 +140,34 @@ describe('Trends screen', () => {
     await page.goto(`${withData.url}/trends`);
     const hashtags = page.getByTestId('trending-hashtags');
     await hashtags.getByText('#starbucks').waitFor();
-    for (const h of ['Key Insights', 'Platform Analytics', 'Trending Hashtags', 'Trending Songs', 'Trending Creators', 'Trending Videos', 'TikTok News']) {
+    for (const h of [
+      'Key Insights',
+      'Platform Analytics',
+      'Trending Hashtags',
+      'Trending Songs',
+      'Trending Creators',
+      'Trending Videos',
+      'TikTok News',
+    ]) {
       await expect(page.getByRole('heading', { name: h }).isVisible(), h).resolves.toBe(true);
     }
-    await expect(page.getByTestId('key-insights').getByText('#starbucks leads TikTok One (US, last 7 days) with 74,323 posts').isVisible()).resolves.toBe(true);
+    await expect(
+      page
+        .getByTestId('key-insights')
+        .getByText('#starbucks leads TikTok One (US, last 7 days) with 74,323 posts')
+        .isVisible(),
+    ).resolves.toBe(true);
     await expect(hashtags.getByText(/Source: TikTok One \(US, last 7 days\)/).isVisible()).resolves.toBe(true);
     // TikTok One gives no view count: shown as '—', never a made-up number.
     const starbucksRow = hashtags.locator('li', { hasText: '#starbucks' });
     await expect(starbucksRow.getByText('—').first().isVisible()).resolves.toBe(true);
     const foodBadge = starbucksRow.getByText('Food', { exact: true });
     expect(await foodBadge.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(
-      await hashtags.locator('li', { hasText: '#haydenpanettiere' }).getByText(/^(General|Entertainment|Lifestyle)$/).first().evaluate((el) => getComputedStyle(el).backgroundColor),
+      await hashtags
+        .locator('li', { hasText: '#haydenpanettiere' })
+        .getByText(/^(General|Entertainment|Lifestyle)$/)
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
     );
     const songs = page.getByTestId('trending-songs');
     await expect(songs.getByText('Levitating (Remix)').isVisible()).resolves.toBe(true);
@@ -131,15 +178,17 @@ describe('Trends screen', () => {
     await expect(creators.getByText('150K').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('trending-videos').getByText('+1 more').isVisible()).resolves.toBe(true);
     const news = page.getByTestId('tiktok-news');
-    await expect(news.getByRole('link', { name: 'Introducing new tools to help creators earn on TikTok' }).getAttribute('href')).resolves.toBe(
-      'https://newsroom.tiktok.com/en-us/new-tools-for-creators',
-    );
+    await expect(
+      news.getByRole('link', { name: 'Introducing new tools to help creators earn on TikTok' }).getAttribute('href'),
+    ).resolves.toBe('https://newsroom.tiktok.com/en-us/new-tools-for-creators');
     await expect(news.getByText('TikTok adds longer uploads for all users').isVisible()).resolves.toBe(true);
     await expect(news.getByText('Instagram tests a new feed layout').count()).resolves.toBe(0);
     // The broken feed is visible as a failing source; the rest of the screen is unaffected.
     const status = page.getByTestId('source-status');
     await status.getByText('Source status (1 failing)').click();
-    await expect(status.getByText(/Failed: https:\/\/feeds\.example\.com\/broken: not well-formed XML/).isVisible()).resolves.toBe(true);
+    await expect(
+      status.getByText(/Failed: https:\/\/feeds\.example\.com\/broken: not well-formed XML/).isVisible(),
+    ).resolves.toBe(true);
     const card = page.getByTestId('platform-analytics');
     // (9,000 + 3,100 + 2,000) likes / (120,000 + 48,000 + 30,000) views = 7.1 %
     await expect(card.getByText('7.1%').isVisible()).resolves.toBe(true);

@@ -18,7 +18,11 @@ let env: Record<string, string>;
 
 /** A `PROCESS_ROLE=worker` process; resolves once it says it is ready (it serves no HTTP). */
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env: { ...web.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: { ...web.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   workers.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -31,7 +35,13 @@ beforeAll(async () => {
   tt = await startFakeTikTok();
   db = await createPostgresDatabase();
   // A lost item is run again 5 s after it started; the queue looks for lost items every second.
-  env = { DATABASE_URL: db.url, UPSTREAM_HOST_MAP: tt.hostMapJson, BATCH_ITEM_TIMEOUT_SECONDS: '5', JOBS_MAINTENANCE_SECONDS: '1', MEDIA_CONCURRENCY: '1' };
+  env = {
+    DATABASE_URL: db.url,
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    BATCH_ITEM_TIMEOUT_SECONDS: '5',
+    JOBS_MAINTENANCE_SECONDS: '1',
+    MEDIA_CONCURRENCY: '1',
+  };
   web = await startServer({ ...env, PROCESS_ROLE: 'web', VIDEO_INFO_PER_MINUTE: '1000' });
 });
 afterAll(async () => {
@@ -44,16 +54,36 @@ afterAll(async () => {
 describe('worker processes', () => {
   it('finish a batch whose worker was SIGKILLed mid-item, every item once in the ZIP', async () => {
     const email = `workers${Date.now()}@example.com`;
-    const reg = await fetch(`${web.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', origin: web.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
-    const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const reg = await fetch(`${web.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: web.url },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const cookie = reg.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     expect((await web.cli(['user:grant-pro', email])).code).toBe(0);
     const headers = { 'content-type': 'application/json', origin: web.url, cookie };
     // About two seconds per file, so the kill lands in the middle of one.
     const videos = Array.from({ length: 3 }, () => tt.addVideo({ bytesPerSecond: 25_000 }));
     const first = await startWorker();
-    const { id } = await (await fetch(`${web.url}/api/batch`, { method: 'POST', headers, body: JSON.stringify({ urls: videos.map((v) => v.url) }) })).json();
-    const view = async () => (await (await fetch(`${web.url}/api/batch/${id}`, { headers })).json()) as { status: string; items: Array<{ status: string }>; downloadUrl?: string };
-    await expect.poll(async () => (await view()).items.some((i) => i.status === 'running'), { timeout: 20_000 }).toBe(true);
+    const { id } = await (
+      await fetch(`${web.url}/api/batch`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ urls: videos.map((v) => v.url) }),
+      })
+    ).json();
+    const view = async () =>
+      (await (await fetch(`${web.url}/api/batch/${id}`, { headers })).json()) as {
+        status: string;
+        items: Array<{ status: string }>;
+        downloadUrl?: string;
+      };
+    await expect
+      .poll(async () => (await view()).items.some((i) => i.status === 'running'), { timeout: 20_000 })
+      .toBe(true);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     await startWorker();

@@ -35,9 +35,12 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+      return send(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
     if (req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return send(401, {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
     }
     let raw = '';
     req.on('data', (d) => (raw += d));
@@ -46,7 +49,9 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
       try {
         body = JSON.parse(raw);
       } catch {
-        return send(400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' } });
+        return send(400, {
+          error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error' },
+        });
       }
       const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
       const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
@@ -56,7 +61,14 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, logprobs: null, finish_reason: finish }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', refusal: null, ...message },
+            logprobs: null,
+            finish_reason: finish,
+          },
+        ],
         usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
       });
       switch (state.mode) {
@@ -67,19 +79,35 @@ export async function startFakeOpenAiChat(opts: { apiKey: string; delayMs?: numb
           return send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
         case 'good':
           // An optional think time, so a browser can see the loading state.
-          if (opts.goodDelayMs) return void setTimeout(() => send(200, completion({ content: JSON.stringify(goodAnswer(user)) })), opts.goodDelayMs);
+          if (opts.goodDelayMs)
+            return void setTimeout(
+              () => send(200, completion({ content: JSON.stringify(goodAnswer(user)) })),
+              opts.goodDelayMs,
+            );
           return send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
         case 'broken':
-          return send(200, completion({ content: 'Sure! Here are some great hashtags for you: {"trending": ["#fyp", "#viral"], "niche": ["#pasta' }, 'length'));
+          return send(
+            200,
+            completion(
+              {
+                content:
+                  'Sure! Here are some great hashtags for you: {"trending": ["#fyp", "#viral"], "niche": ["#pasta',
+              },
+              'length',
+            ),
+          );
         case 'refusal':
           return send(200, completion({ content: null, refusal: "I'm sorry, but I can't help with that request." }));
         case 'error':
-          return send(500, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
+          return send(500, {
+            error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+          });
         case 'timeout': {
           pending.add(res);
           setTimeout(() => {
             pending.delete(res);
-            if (!res.writableEnded && !res.destroyed) send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
+            if (!res.writableEnded && !res.destroyed)
+              send(200, completion({ content: JSON.stringify(goodAnswer(user)) }));
           }, opts.delayMs ?? 3000);
         }
       }
@@ -113,9 +141,19 @@ function goodAnswer(userMessage: string): unknown {
     const observed = (input.observedTrendingHashtags as string[] | undefined) ?? [];
     return {
       trending: [...observed.slice(0, 2), '#madeuptrend'],
-      niche: [...words.map((w) => `#${w}`), `#${words[0]}`, `${words[0]}lovers`, `#${words[0]} tips`, ...words.map((w) => `#${w}community`)],
+      niche: [
+        ...words.map((w) => `#${w}`),
+        `#${words[0]}`,
+        `${words[0]}lovers`,
+        `#${words[0]} tips`,
+        ...words.map((w) => `#${w}community`),
+      ],
       mixed: ['#fyp', ...words.map((w) => `#${w}`), '#viral', '#foryou', '#extra1', '#extra2'],
-      tips: ['Post when your audience is online.', 'This tag gets 2.5M views a day.', 'Reply to comments in the first hour.'],
+      tips: [
+        'Post when your audience is online.',
+        'This tag gets 2.5M views a day.',
+        'Reply to comments in the first hour.',
+      ],
     };
   }
   const content = String(input.content ?? '');

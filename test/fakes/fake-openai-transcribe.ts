@@ -35,9 +35,12 @@ export async function startFakeTranscribeApi(opts: { apiKey?: string; sentences:
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return send(404, { error: { message: 'Not found' } });
+    if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions')
+      return send(404, { error: { message: 'Not found' } });
     if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return send(401, {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
     }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -45,18 +48,27 @@ export async function startFakeTranscribeApi(opts: { apiKey?: string; sentences:
     if (fail) return send(fail, { error: { message: 'fake failure' } }, fail === 429 ? { 'retry-after': '7' } : {});
     let form: FormData;
     try {
-      form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+      form = await new Response(Buffer.concat(chunks), {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      }).formData();
     } catch {
       return send(400, { error: { message: 'Could not parse multipart form' } });
     }
     const file = form.get('file');
     if (!(file instanceof Blob)) return send(400, { error: { message: "Missing required parameter: 'file'" } });
     if (!form.get('model')) return send(400, { error: { message: "Missing required parameter: 'model'" } });
-    const tmp = path.join(os.tmpdir(), `fake-openai-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const tmp = path.join(
+      os.tmpdir(),
+      `fake-openai-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    );
     fs.writeFileSync(tmp, Buffer.from(await file.arrayBuffer()));
     let duration = 0;
     try {
-      duration = Number(execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', tmp], { encoding: 'utf8' }).trim());
+      duration = Number(
+        execFileSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', tmp], {
+          encoding: 'utf8',
+        }).trim(),
+      );
     } catch {
       return send(400, { error: { message: 'Invalid file format.' } });
     } finally {
@@ -73,11 +85,25 @@ export async function startFakeTranscribeApi(opts: { apiKey?: string; sentences:
     const n = opts.sentences.length;
     const step = duration / n;
     const segments = opts.sentences.map((text, i) => ({
-      id: i, seek: 0, start: Number((i * step).toFixed(2)), end: Number(((i + 1) * step).toFixed(2)), text: ` ${text}`,
-      tokens: [], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.2, no_speech_prob: 0.01,
+      id: i,
+      seek: 0,
+      start: Number((i * step).toFixed(2)),
+      end: Number(((i + 1) * step).toFixed(2)),
+      text: ` ${text}`,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
     }));
     if (form.get('response_format') !== 'verbose_json') return send(200, { text: opts.sentences.join(' ') });
-    return send(200, { task: 'transcribe', language: opts.language ?? 'english', duration, text: opts.sentences.join(' '), segments });
+    return send(200, {
+      task: 'transcribe',
+      language: opts.language ?? 'english',
+      duration,
+      text: opts.sentences.join(' '),
+      segments,
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -87,9 +113,10 @@ export async function startFakeTranscribeApi(opts: { apiKey?: string; sentences:
     failNext(...statuses: number[]) {
       failures = statuses;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

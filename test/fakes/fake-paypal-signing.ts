@@ -11,15 +11,42 @@ export /** A self-signed certificate like PayPal's (CN messageverificationcerts.
 function makeCertificate(cn: string): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-paypal-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '365', '-subj', `/O=PayPal, Inc./CN=${cn}`], { stdio: 'ignore' });
-    return { key: fs.readFileSync(path.join(dir, 'k.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'c.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'k.pem'),
+        '-out',
+        path.join(dir, 'c.pem'),
+        '-days',
+        '365',
+        '-subj',
+        `/O=PayPal, Inc./CN=${cn}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: fs.readFileSync(path.join(dir, 'k.pem'), 'utf8'),
+      cert: fs.readFileSync(path.join(dir, 'c.pem'), 'utf8'),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** Headers of one delivery, signed over `id|time|webhookId|crc32(body)` (CRC-32 as unsigned decimal). */
-export function signedDeliveryHeaders(o: { key: string; webhookId: string; certUrl: string; signedBody: string; time: string }): Record<string, string> {
+export function signedDeliveryHeaders(o: {
+  key: string;
+  webhookId: string;
+  certUrl: string;
+  signedBody: string;
+  time: string;
+}): Record<string, string> {
   const transmissionId = crypto.randomUUID();
   const signed = `${transmissionId}|${o.time}|${o.webhookId}|${zlib.crc32(Buffer.from(o.signedBody))}`;
   return {

@@ -21,12 +21,18 @@ interface Sub extends Json {
   plan_id: string;
   custom_id?: string;
 }
-export interface SentEvent { id: string; event_type: string; status: number }
+export interface SentEvent {
+  id: string;
+  event_type: string;
+  status: number;
+}
 
 const rid = (prefix: string, n = 13) => prefix + crypto.randomBytes(16).toString('hex').toUpperCase().slice(0, n);
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?: number; failureThreshold?: number } = {}) {
+export async function startFakePayPal(
+  opts: { tokenTtlSeconds?: number; cycleMs?: number; failureThreshold?: number } = {},
+) {
   const signer = makeCertificate('messageverificationcerts.sandbox.paypal.com');
   const certName = `CERT-360caa42-fca2a594-${crypto.randomBytes(4).toString('hex')}`;
   const tokens = new Map<string, number>();
@@ -35,17 +41,33 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
   const subs = new Map<string, Sub>();
   const replay = new Map<string, { status: number; body?: unknown; headers?: Record<string, string> }>();
   const queue: Json[] = [];
-  const knobs = { duplicate: false, reorder: false, drop: new Set<string>(), failLookups: 0, tokenTtl: opts.tokenTtlSeconds ?? 32400, cycleMs: opts.cycleMs ?? 0, failureThreshold: opts.failureThreshold ?? 3 };
+  const knobs = {
+    duplicate: false,
+    reorder: false,
+    drop: new Set<string>(),
+    failLookups: 0,
+    tokenTtl: opts.tokenTtlSeconds ?? 32400,
+    cycleMs: opts.cycleMs ?? 0,
+    failureThreshold: opts.failureThreshold ?? 3,
+  };
   const requests: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body: string }> = [];
   let webhookUrl = '';
   let webhookId = FAKE_WEBHOOK_ID;
   let tokenRequests = 0;
 
   const nextBilling = (from: Date) =>
-    knobs.cycleMs ? iso(new Date(from.getTime() + knobs.cycleMs)) : iso(new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate(), 10)));
+    knobs.cycleMs
+      ? iso(new Date(from.getTime() + knobs.cycleMs))
+      : iso(new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate(), 10)));
   const error = (status: number, name: string, issue?: string, description = '') => ({
     status,
-    body: { name, message: description || name, debug_id: crypto.randomBytes(6).toString('hex'), details: issue ? [{ issue, description }] : [], links: [] },
+    body: {
+      name,
+      message: description || name,
+      debug_id: crypto.randomBytes(6).toString('hex'),
+      details: issue ? [{ issue, description }] : [],
+      links: [],
+    },
   });
   function emit(type: string, resource: Json, resourceType = 'subscription') {
     queue.push({
@@ -61,24 +83,54 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     });
   }
   function sale(s: Sub) {
-    emit('PAYMENT.SALE.COMPLETED', { id: rid('', 17), state: 'completed', amount: { total: '9.99', currency: 'USD' }, billing_agreement_id: s.id, create_time: new Date().toISOString() }, 'sale');
+    emit(
+      'PAYMENT.SALE.COMPLETED',
+      {
+        id: rid('', 17),
+        state: 'completed',
+        amount: { total: '9.99', currency: 'USD' },
+        billing_agreement_id: s.id,
+        create_time: new Date().toISOString(),
+      },
+      'sale',
+    );
   }
   function setStatus(s: Sub, status: string) {
     s.status = status;
     s.status_update_time = iso(new Date());
   }
 
-  function route(method: string, p: string, body: Json, headers: http.IncomingHttpHeaders, url: URL): { status: number; body?: unknown; headers?: Record<string, string> } {
+  function route(
+    method: string,
+    p: string,
+    body: Json,
+    headers: http.IncomingHttpHeaders,
+    url: URL,
+  ): { status: number; body?: unknown; headers?: Record<string, string> } {
     if (method === 'POST' && p === '/v1/oauth2/token') {
       tokenRequests++;
       const expected = `Basic ${Buffer.from(`${FAKE_CLIENT_ID}:${FAKE_CLIENT_SECRET}`).toString('base64')}`;
-      if (headers.authorization !== expected) return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed' } };
+      if (headers.authorization !== expected)
+        return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed' } };
       const token = `A21AA${crypto.randomBytes(24).toString('hex')}`;
       tokens.set(token, Date.now() + knobs.tokenTtl * 1000);
-      return { status: 200, body: { scope: 'https://uri.paypal.com/services/subscriptions', access_token: token, token_type: 'Bearer', app_id: 'APP-80W284485P519543T', expires_in: knobs.tokenTtl, nonce: rid('') } };
+      return {
+        status: 200,
+        body: {
+          scope: 'https://uri.paypal.com/services/subscriptions',
+          access_token: token,
+          token_type: 'Bearer',
+          app_id: 'APP-80W284485P519543T',
+          expires_in: knobs.tokenTtl,
+          nonce: rid(''),
+        },
+      };
     }
     const cert = /^\/v1\/notifications\/certs\/([\w-]+)$/.exec(p);
-    if (method === 'GET' && cert) return cert[1] === certName ? { status: 200, body: signer.cert, headers: { 'content-type': 'application/x-pem-file' } } : { status: 404, body: '' };
+    if (method === 'GET' && cert)
+      return cert[1] === certName
+        ? { status: 200, body: signer.cert, headers: { 'content-type': 'application/x-pem-file' } }
+        : { status: 404, body: '' };
     // The buyer-facing approval page: approves (SUBSCRIBE_NOW) and redirects like PayPal.
     if (method === 'GET' && p === '/webapps/billing/subscriptions') {
       const s = [...subs.values()].find((x) => x.__ba_token === url.searchParams.get('ba_token'));
@@ -99,17 +151,37 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     if (!p.startsWith('/v1/')) return { status: 404, body: 'not found' };
     const bearer = /^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
     const exp = bearer ? tokens.get(bearer) : undefined;
-    if (!exp || exp < Date.now()) return error(401, 'AUTHENTICATION_FAILURE', undefined, 'Authentication failed due to invalid authentication credentials or a missing Authorization header.');
+    if (!exp || exp < Date.now())
+      return error(
+        401,
+        'AUTHENTICATION_FAILURE',
+        undefined,
+        'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+      );
 
     if (method === 'POST' && p === '/v1/catalogs/products') {
       if (!body.name) return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER');
-      const prod = { id: rid('PROD-', 17), name: body.name, description: body.description, type: body.type ?? 'PHYSICAL', category: body.category, create_time: new Date().toISOString(), links: [] };
+      const prod = {
+        id: rid('PROD-', 17),
+        name: body.name,
+        description: body.description,
+        type: body.type ?? 'PHYSICAL',
+        category: body.category,
+        create_time: new Date().toISOString(),
+        links: [],
+      };
       products.set(prod.id, prod);
       return { status: 201, body: prod };
     }
     if (method === 'POST' && p === '/v1/billing/plans') {
       if (!products.has(body.product_id)) return error(422, 'UNPROCESSABLE_ENTITY', 'INVALID_PRODUCT_ID');
-      const plan = { ...body, id: rid('P-', 24), status: body.status ?? 'ACTIVE', create_time: new Date().toISOString(), links: [] };
+      const plan = {
+        ...body,
+        id: rid('P-', 24),
+        status: body.status ?? 'ACTIVE',
+        create_time: new Date().toISOString(),
+        links: [],
+      };
       plans.set(plan.id, plan);
       return { status: 201, body: plan };
     }
@@ -148,7 +220,10 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
       subs.set(s.id, s);
       emit('BILLING.SUBSCRIPTION.CREATED', view(s));
       const full = view(s);
-      return { status: 201, body: headers.prefer === 'return=minimal' ? { id: s.id, status: s.status, links: full.links } : full };
+      return {
+        status: 201,
+        body: headers.prefer === 'return=minimal' ? { id: s.id, status: s.status, links: full.links } : full,
+      };
     }
     const subOp = /^\/v1\/billing\/subscriptions\/([\w-]+)(?:\/(cancel|suspend|activate))?$/.exec(p);
     if (subOp) {
@@ -163,10 +238,18 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
       }
       if (method === 'POST' && subOp[2]) {
         const reason = body.reason;
-        if (subOp[2] !== 'activate' && (typeof reason !== 'string' || !reason)) return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER');
-        if (typeof reason === 'string' && reason.length > 128) return error(400, 'INVALID_REQUEST', 'INVALID_STRING_MAX_LENGTH');
+        if (subOp[2] !== 'activate' && (typeof reason !== 'string' || !reason))
+          return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER');
+        if (typeof reason === 'string' && reason.length > 128)
+          return error(400, 'INVALID_REQUEST', 'INVALID_STRING_MAX_LENGTH');
         if (subOp[2] === 'cancel') {
-          if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED') return error(422, 'UNPROCESSABLE_ENTITY', 'SUBSCRIPTION_STATUS_INVALID', 'Invalid subscription status for cancel action; subscription status should be active or suspended.');
+          if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED')
+            return error(
+              422,
+              'UNPROCESSABLE_ENTITY',
+              'SUBSCRIPTION_STATUS_INVALID',
+              'Invalid subscription status for cancel action; subscription status should be active or suspended.',
+            );
           cancelSub(s, reason);
           return { status: 204 };
         }
@@ -190,7 +273,9 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     const out: Json = {};
     for (const [k, v] of Object.entries(s)) if (!k.startsWith('__')) out[k] = structuredClone(v);
     out.links = [
-      ...(s.status === 'APPROVAL_PENDING' ? [{ href: `${api.url}/webapps/billing/subscriptions?ba_token=${s.__ba_token}`, rel: 'approve', method: 'GET' }] : []),
+      ...(s.status === 'APPROVAL_PENDING'
+        ? [{ href: `${api.url}/webapps/billing/subscriptions?ba_token=${s.__ba_token}`, rel: 'approve', method: 'GET' }]
+        : []),
       { href: `${api.url}/v1/billing/subscriptions/${s.id}`, rel: 'edit', method: 'PATCH' },
       { href: `${api.url}/v1/billing/subscriptions/${s.id}`, rel: 'self', method: 'GET' },
     ];
@@ -201,7 +286,16 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     setStatus(s, 'ACTIVE');
     s.billing_info = {
       outstanding_balance: { currency_code: 'USD', value: '0.0' },
-      cycle_executions: [{ tenure_type: 'REGULAR', sequence: 1, cycles_completed: 1, cycles_remaining: 0, current_pricing_scheme_version: 1, total_cycles: 0 }],
+      cycle_executions: [
+        {
+          tenure_type: 'REGULAR',
+          sequence: 1,
+          cycles_completed: 1,
+          cycles_remaining: 0,
+          current_pricing_scheme_version: 1,
+          total_cycles: 0,
+        },
+      ],
       last_payment: { amount: { currency_code: 'USD', value: '9.99' }, time: iso(now) },
       next_billing_time: nextBilling(now),
       failed_payments_count: 0,
@@ -237,19 +331,27 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
       if (replayKey && replay.has(replayKey)) return send(res, replay.get(replayKey)!);
       const out = route(req.method ?? 'GET', url.pathname, body, req.headers, url);
       // Authentication runs before idempotency: a 401 is not remembered against the key.
-      if (replayKey && out.status < 500 && out.status !== 401 && url.pathname !== '/v1/oauth2/token') replay.set(replayKey, out);
+      if (replayKey && out.status < 500 && out.status !== 401 && url.pathname !== '/v1/oauth2/token')
+        replay.set(replayKey, out);
       send(res, out);
     });
   });
   function send(res: http.ServerResponse, out: { status: number; body?: unknown; headers?: Record<string, string> }) {
     const isText = typeof out.body === 'string';
-    res.writeHead(out.status, { 'content-type': isText ? 'text/plain' : 'application/json', 'paypal-debug-id': crypto.randomBytes(6).toString('hex'), ...out.headers });
+    res.writeHead(out.status, {
+      'content-type': isText ? 'text/plain' : 'application/json',
+      'paypal-debug-id': crypto.randomBytes(6).toString('hex'),
+      ...out.headers,
+    });
     res.end(out.body === undefined ? undefined : isText ? (out.body as string) : JSON.stringify(out.body));
   }
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
   /** Signs and posts one event the way PayPal does; `tamper` lets tests forge deliveries. */
-  async function post(event: Json, tamper: { body?: string; webhookId?: string; certUrl?: string; time?: string; sigFromBody?: string } = {}): Promise<number> {
+  async function post(
+    event: Json,
+    tamper: { body?: string; webhookId?: string; certUrl?: string; time?: string; sigFromBody?: string } = {},
+  ): Promise<number> {
     const raw = tamper.body ?? JSON.stringify(event);
     const res = await fetch(webhookUrl, {
       method: 'POST',
@@ -287,7 +389,14 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
     seedPlan(status = 'ACTIVE'): string {
       const prod = { id: rid('PROD-', 17), name: 'Pro', type: 'SERVICE' };
       products.set(prod.id, prod);
-      const plan = { id: rid('P-', 24), product_id: prod.id, name: 'Pro Monthly', status, billing_cycles: [], create_time: new Date().toISOString() };
+      const plan = {
+        id: rid('P-', 24),
+        product_id: prod.id,
+        name: 'Pro Monthly',
+        status,
+        billing_cycles: [],
+        create_time: new Date().toISOString(),
+      };
       plans.set(plan.id, plan);
       return plan.id;
     },
@@ -305,7 +414,9 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
       if (outcome === 'paid') {
         const now = new Date();
         info.last_payment = { amount: { currency_code: 'USD', value: '9.99' }, time: iso(now) };
-        info.next_billing_time = nextBilling(new Date(Math.max(now.getTime(), Date.parse(info.next_billing_time ?? iso(now)))));
+        info.next_billing_time = nextBilling(
+          new Date(Math.max(now.getTime(), Date.parse(info.next_billing_time ?? iso(now)))),
+        );
         info.failed_payments_count = 0;
         delete info.last_failed_payment;
         info.cycle_executions[0].cycles_completed++;
@@ -313,7 +424,12 @@ export async function startFakePayPal(opts: { tokenTtlSeconds?: number; cycleMs?
         return;
       }
       info.failed_payments_count = (info.failed_payments_count ?? 0) + 1;
-      info.last_failed_payment = { amount: { currency_code: 'USD', value: '9.99' }, time: iso(new Date()), reason_code: 'PAYMENT_DENIED', next_payment_retry_time: iso(new Date(Date.now() + 5 * 86400_000)) };
+      info.last_failed_payment = {
+        amount: { currency_code: 'USD', value: '9.99' },
+        time: iso(new Date()),
+        reason_code: 'PAYMENT_DENIED',
+        next_payment_retry_time: iso(new Date(Date.now() + 5 * 86400_000)),
+      };
       emit('BILLING.SUBSCRIPTION.PAYMENT.FAILED', view(s));
       if (info.failed_payments_count >= knobs.failureThreshold) {
         setStatus(s, 'SUSPENDED');

@@ -26,11 +26,13 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
       res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code></Error>`);
     };
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/`) || !req.headers['x-amz-date']) return xml(403, 'AccessDenied');
+    if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/`) || !req.headers['x-amz-date'])
+      return xml(403, 'AccessDenied');
     if (bucket !== opts.bucket) return xml(404, 'NoSuchBucket');
     const declared = req.headers['x-amz-content-sha256'];
     if (req.method === 'PUT') {
-      if (declared !== 'UNSIGNED-PAYLOAD' && declared !== crypto.createHash('sha256').update(body).digest('hex')) return xml(400, 'XAmzContentSHA256Mismatch');
+      if (declared !== 'UNSIGNED-PAYLOAD' && declared !== crypto.createHash('sha256').update(body).digest('hex'))
+        return xml(400, 'XAmzContentSHA256Mismatch');
       objects.set(key, { body, contentType: String(req.headers['content-type'] ?? 'application/octet-stream') });
       res.writeHead(200, { etag: `"${crypto.createHash('md5').update(body).digest('hex')}"` });
       return res.end();
@@ -46,7 +48,11 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
     if (range) {
       const start = Number(range[1]);
       const end = range[2] ? Math.min(Number(range[2]), obj.body.length - 1) : obj.body.length - 1;
-      res.writeHead(206, { 'content-type': obj.contentType, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${obj.body.length}` });
+      res.writeHead(206, {
+        'content-type': obj.contentType,
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${obj.body.length}`,
+      });
       return res.end(req.method === 'HEAD' ? undefined : obj.body.subarray(start, end + 1));
     }
     res.writeHead(200, { 'content-type': obj.contentType, 'content-length': obj.body.length });
@@ -57,9 +63,10 @@ export async function startFakeS3(opts: { bucket: string; accessKeyId: string })
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     objects,
     log,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -31,16 +31,42 @@ function generate(name: string, args: string[]): string {
 /** A 3 s 320x568 H.264/AAC MP4 with a 440 Hz tone: a phone plays it with sound. */
 export function sampleMp4(): string {
   return generate('sample.mp4', [
-    '-f', 'lavfi', '-i', 'testsrc=size=320x568:rate=25:duration=3',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3:sample_rate=44100',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '96k',
-    '-movflags', '+faststart', '-shortest',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x568:rate=25:duration=3',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=3:sample_rate=44100',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    '-movflags',
+    '+faststart',
+    '-shortest',
   ]);
 }
 
 /** A 3 s MP3 (TikTok's `music.playUrl` is audio/mpeg). */
 export function sampleMp3(): string {
-  return generate('sample.mp3', ['-f', 'lavfi', '-i', 'sine=frequency=660:duration=3:sample_rate=44100', '-c:a', 'libmp3lame', '-b:a', '128k']);
+  return generate('sample.mp3', [
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=660:duration=3:sample_rate=44100',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '128k',
+  ]);
 }
 
 export function sampleJpeg(): string {

@@ -30,7 +30,25 @@ export function solidJpeg(color: string, width = 1080, height = 1440): string {
   if (fs.existsSync(file)) return file;
   fs.mkdirSync(DIR, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp.jpg`;
-  execFileSync(process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${color}:s=${width}x${height}:d=1`, '-frames:v', '1', '-q:v', '3', tmp], { stdio: 'pipe' });
+  execFileSync(
+    process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=0x${color}:s=${width}x${height}:d=1`,
+      '-frames:v',
+      '1',
+      '-q:v',
+      '3',
+      tmp,
+    ],
+    { stdio: 'pipe' },
+  );
   fs.renameSync(tmp, file);
   return file;
 }
@@ -41,7 +59,25 @@ export function toneMp3(seconds: number): string {
   if (fs.existsSync(file)) return file;
   fs.mkdirSync(DIR, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp.mp3`;
-  execFileSync(process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=550:duration=${seconds}:sample_rate=44100`, '-c:a', 'libmp3lame', '-b:a', '128k', tmp], { stdio: 'pipe' });
+  execFileSync(
+    process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=550:duration=${seconds}:sample_rate=44100`,
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      tmp,
+    ],
+    { stdio: 'pipe' },
+  );
   fs.renameSync(tmp, file);
   return file;
 }
@@ -69,7 +105,13 @@ export function makePhotoItem(item: any, id: string, o: PhotoPostOptions & { sli
       path: `/${key}~tplv-photomode-image.jpeg`,
       heicPath: `/${key}~tplv-photomode-image.heic`,
       json: {
-        imageURL: { urlList: [`https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.heic?${sign()}`, `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.jpeg?${sign()}`, `https://p19-sign.tiktokcdn-us.com/${key}~tplv-photomode-image.jpeg?${sign()}`] },
+        imageURL: {
+          urlList: [
+            `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.heic?${sign()}`,
+            `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.jpeg?${sign()}`,
+            `https://p19-sign.tiktokcdn-us.com/${key}~tplv-photomode-image.jpeg?${sign()}`,
+          ],
+        },
         imageWidth: width,
         imageHeight: height,
       },
@@ -79,9 +121,32 @@ export function makePhotoItem(item: any, id: string, o: PhotoPostOptions & { sli
   const musicUrl = `https://v16m.tiktokcdn-us.com${musicPath}?a=1233&mime_type=audio_mpeg`;
   item.imagePost = { images: images.map((x) => x.json), cover: images[0].json, shareCover: images[0].json, title: '' };
   const video = item.video;
-  item.video = { id: '', height: video.height, width: video.width, duration: 0, ratio: '540p', cover: `https://p16-sign-va.tiktokcdn.com${images[0].path}?${sign()}`, originCover: '', dynamicCover: '', playAddr: o.sound === null ? '' : musicUrl };
+  item.video = {
+    id: '',
+    height: video.height,
+    width: video.width,
+    duration: 0,
+    ratio: '540p',
+    cover: `https://p16-sign-va.tiktokcdn.com${images[0].path}?${sign()}`,
+    originCover: '',
+    dynamicCover: '',
+    playAddr: o.sound === null ? '' : musicUrl,
+  };
   if (o.sound === null) delete item.music.playUrl;
   else item.music.playUrl = musicUrl;
-  if (o.sound) item.music.duration = Math.round(Number(execFileSync(process.env.FFPROBE_PATH ?? '/usr/bin/ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', o.sound]).toString()));
+  if (o.sound)
+    item.music.duration = Math.round(
+      Number(
+        execFileSync(process.env.FFPROBE_PATH ?? '/usr/bin/ffprobe', [
+          '-v',
+          'error',
+          '-show_entries',
+          'format=duration',
+          '-of',
+          'csv=p=0',
+          o.sound,
+        ]).toString(),
+      ),
+    );
   return { images, musicPath };
 }

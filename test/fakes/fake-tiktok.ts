@@ -33,11 +33,26 @@ export const FIXTURE_ID = '7504044860782021930';
 export const DELETED_FIXTURE_ID = '7550459646654418189';
 
 export type ErrorKind =
-  | 'deleted' | 'region_withheld' | 'private' | 'private_account' | 'user_not_found' | 'region_locked'
-  | 'classified' | 'login' | 'rate_limited' | 'unavailable' | 'no_data';
+  | 'deleted'
+  | 'region_withheld'
+  | 'private'
+  | 'private_account'
+  | 'user_not_found'
+  | 'region_locked'
+  | 'classified'
+  | 'login'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'no_data';
 
 type Media = { file: string } | { size: number } | { bytes: Buffer };
-interface Served { media: Media; contentType: string; cookieRule: boolean; cutAfterBytes?: number; bytesPerSecond?: number }
+interface Served {
+  media: Media;
+  contentType: string;
+  cookieRule: boolean;
+  cutAfterBytes?: number;
+  bytesPerSecond?: number;
+}
 
 export interface AddVideoOptions {
   id?: string;
@@ -67,7 +82,14 @@ export interface AddVideoOptions {
  * closed the connection with part of this response unread (the kernel answers that with a TCP
  * reset), so it dropped the rest. A file the client took whole is `completed && !reset`.
  */
-export interface Transfer { path: string; status: number; bytesSent: number; completed: boolean; aborted: boolean; reset: boolean }
+export interface Transfer {
+  path: string;
+  status: number;
+  bytesSent: number;
+  completed: boolean;
+  aborted: boolean;
+  reset: boolean;
+}
 
 function mediaSize(m: Media): number {
   if ('file' in m) return fs.statSync(m.file).size;
@@ -83,14 +105,22 @@ function pageHtml(scope: unknown): string {
 }
 
 export async function startFakeTikTok() {
-  const fixtureScope = JSON.parse(fs.readFileSync(path.join(FIXTURES, `real_2026-09-28_video_${FIXTURE_ID}.scope_tail.json`), 'utf8'));
+  const fixtureScope = JSON.parse(
+    fs.readFileSync(path.join(FIXTURES, `real_2026-09-28_video_${FIXTURE_ID}.scope_tail.json`), 'utf8'),
+  );
   const fixtureHtml = fs.readFileSync(path.join(FIXTURES, `real_2026-09-28_video_${FIXTURE_ID}.REDUCED.html`), 'utf8');
-  const deletedHtml = fs.readFileSync(path.join(FIXTURES, `real_2026-09-28_video_${DELETED_FIXTURE_ID}_status10204_deleted.REDUCED.html`), 'utf8');
+  const deletedHtml = fs.readFileSync(
+    path.join(FIXTURES, `real_2026-09-28_video_${DELETED_FIXTURE_ID}_status10204_deleted.REDUCED.html`),
+    'utf8',
+  );
   const mp4 = sampleMp4();
   const mp3 = sampleMp3();
   const jpeg = sampleJpeg();
 
-  const pages = new Map<string, (req: http.IncomingMessage) => { status: number; html?: string; headers?: Record<string, string> }>();
+  const pages = new Map<
+    string,
+    (req: http.IncomingMessage) => { status: number; html?: string; headers?: Record<string, string> }
+  >();
   const challenges = new Map<string, number>(); // base64 a -> answer
   let challengesSolved = 0;
 
@@ -99,8 +129,13 @@ export async function startFakeTikTok() {
     const answer = crypto.randomInt(0, 5000);
     const c = crypto.createHash('sha256').update(a).update(String(answer)).digest();
     challenges.set(a.toString('base64'), answer);
-    const cs = Buffer.from(JSON.stringify({ v: { a: a.toString('base64'), c: c.toString('base64') }, s: 'x' })).toString('base64');
-    return { status: 200, html: `<html><body><p>Please wait...</p><p id="wci" class="_wafchallengeid"></p><p id="cs" class="${cs}"></p></body></html>` };
+    const cs = Buffer.from(
+      JSON.stringify({ v: { a: a.toString('base64'), c: c.toString('base64') }, s: 'x' }),
+    ).toString('base64');
+    return {
+      status: 200,
+      html: `<html><body><p>Please wait...</p><p id="wci" class="_wafchallengeid"></p><p id="cs" class="${cs}"></p></body></html>`,
+    };
   }
   function challengePassed(req: http.IncomingMessage): boolean {
     const raw = /(?:^|;\s*)_wafchallengeid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
@@ -124,20 +159,34 @@ export async function startFakeTikTok() {
   const junk = (size: number): Served => ({ media: { size }, contentType: 'video/mp4', cookieRule: true });
 
   /** Maps every media URL of an itemStruct to what the CDN serves for it. */
-  function registerItemMedia(item: any, video: Media, music: Media, cutAfterBytes?: number, subs: Map<string, string> = new Map(), bytesPerSecond?: number) {
+  function registerItemMedia(
+    item: any,
+    video: Media,
+    music: Media,
+    cutAfterBytes?: number,
+    subs: Map<string, string> = new Map(),
+    bytesPerSecond?: number,
+  ) {
     const at = (u: string | undefined, s: Served) => u && served.set(new URL(u).pathname, s);
     const clean: Served = { media: video, contentType: 'video/mp4', cookieRule: true, cutAfterBytes, bytesPerSecond };
     const v = item.video ?? {};
     at(v.playAddr, clean);
     for (const u of v.PlayAddrStruct?.UrlList ?? []) if (!u.includes('/aweme/v1/play')) at(u, clean);
-    at(v.downloadAddr, { media: { bytes: Buffer.from('WATERMARKED '.repeat(4000)) }, contentType: 'video/mp4', cookieRule: true });
+    at(v.downloadAddr, {
+      media: { bytes: Buffer.from('WATERMARKED '.repeat(4000)) },
+      contentType: 'video/mp4',
+      cookieRule: true,
+    });
     for (const gear of v.bitrateInfo ?? []) {
       const muxed = gear.Format === 'mp4' && String(gear.CodecType).includes('h264');
-      for (const u of gear.PlayAddr?.UrlList ?? []) if (!u.includes('/aweme/v1/play')) at(u, muxed ? clean : junk(20_000));
+      for (const u of gear.PlayAddr?.UrlList ?? [])
+        if (!u.includes('/aweme/v1/play')) at(u, muxed ? clean : junk(20_000));
     }
-    for (const a of v.bitrateAudioInfo ?? []) for (const u of Object.values(a.UrlList ?? {})) at(u as string, junk(10_000));
+    for (const a of v.bitrateAudioInfo ?? [])
+      for (const u of Object.values(a.UrlList ?? {})) at(u as string, junk(10_000));
     at(item.music?.playUrl, { media: music, contentType: 'audio/mpeg', cookieRule: false });
-    for (const k of ['cover', 'originCover', 'dynamicCover']) at(v[k], { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
+    for (const k of ['cover', 'originCover', 'dynamicCover'])
+      at(v[k], { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
     for (const s of v.subtitleInfos ?? []) {
       const vtt = subs.get(s.LanguageCodeName) ?? 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nHello from the fake\n';
       at(s.Url, { media: { bytes: Buffer.from(vtt) }, contentType: 'text/vtt', cookieRule: false });
@@ -162,8 +211,12 @@ export async function startFakeTikTok() {
       if (file) gear.PlayAddr.DataSize = String(fs.statSync(file).size);
     }
     // Tracks in the order the mapper ranks them (highest Bitrate first).
-    const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort((a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate));
-    tracks.forEach((a: any, i: number) => put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4'));
+    const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort(
+      (a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate),
+    );
+    tracks.forEach((a: any, i: number) =>
+      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4'),
+    );
   }
 
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
@@ -176,7 +229,11 @@ export async function startFakeTikTok() {
     const music = o.music ?? { file: mp3 };
     const expire = Math.floor(Date.now() / 1000) + 48 * 3600;
     const q = `?a=1988&bt=2240&mime_type=video_mp4&expire=${expire}&l=2026&ply_type=2&policy=2&signature=${crypto.randomBytes(16).toString('hex')}&tk=tt_chain_token`;
-    const cdn = (gear: string) => [`https://v16-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`, `https://v19-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`, `https://www.tiktok.com/aweme/v1/play/?faid=1988&file_id=${gear}&item_id=${id}&tk=tt_chain_token`];
+    const cdn = (gear: string) => [
+      `https://v16-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,
+      `https://v19-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,
+      `https://www.tiktok.com/aweme/v1/play/?faid=1988&file_id=${gear}&item_id=${id}&tk=tt_chain_token`,
+    ];
     const item = structuredClone(fixtureScope['webapp.video-detail'].itemInfo.itemStruct);
     const size = mediaSize(media);
     item.id = id;
@@ -189,18 +246,56 @@ export async function startFakeTikTok() {
     item.video.playAddr = cdn('normal_540_0')[0];
     item.video.downloadAddr = cdn('download_wm')[0];
     item.video.PlayAddrStruct = { ...item.video.PlayAddrStruct, DataSize: String(size), UrlList: cdn('normal_540_0') };
-    for (const gear of item.video.bitrateInfo) gear.PlayAddr = { ...gear.PlayAddr, UrlList: cdn(gear.GearName), DataSize: gear.Format === 'mp4' ? String(size) : gear.PlayAddr.DataSize };
-    item.video.bitrateAudioInfo?.forEach((a: any, i: number) => (a.UrlList = { MainUrl: cdn(`dash_audio_${i}`)[0], BackupUrl: cdn(`dash_audio_${i}`)[1], FallbackUrl: cdn(`dash_audio_${i}`)[2] }));
-    for (const k of ['cover', 'originCover', 'dynamicCover']) item.video[k] = `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
+    for (const gear of item.video.bitrateInfo)
+      gear.PlayAddr = {
+        ...gear.PlayAddr,
+        UrlList: cdn(gear.GearName),
+        DataSize: gear.Format === 'mp4' ? String(size) : gear.PlayAddr.DataSize,
+      };
+    item.video.bitrateAudioInfo?.forEach(
+      (a: any, i: number) =>
+        (a.UrlList = {
+          MainUrl: cdn(`dash_audio_${i}`)[0],
+          BackupUrl: cdn(`dash_audio_${i}`)[1],
+          FallbackUrl: cdn(`dash_audio_${i}`)[2],
+        }),
+    );
+    for (const k of ['cover', 'originCover', 'dynamicCover'])
+      item.video[k] =
+        `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
     item.music.playUrl = `https://v16m.tiktokcdn-us.com/fake/${id}/music/?a=1233&mime_type=audio_mpeg`;
-    item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({ UrlExpire: String(expire), Size: String(s.vtt.length), LanguageCodeName: s.lang, Url: `https://v16m-webapp.tiktokcdn-us.com/fake/${id}/sub-${s.lang}/?mime_type=video_mp4`, Format: 'webvtt', Version: '1:big_caption', Source: 'ASR' }));
-    registerItemMedia(item, media, music, o.cutAfterBytes, new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])), o.bytesPerSecond);
+    item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({
+      UrlExpire: String(expire),
+      Size: String(s.vtt.length),
+      LanguageCodeName: s.lang,
+      Url: `https://v16m-webapp.tiktokcdn-us.com/fake/${id}/sub-${s.lang}/?mime_type=video_mp4`,
+      Format: 'webvtt',
+      Version: '1:big_caption',
+      Source: 'ASR',
+    }));
+    registerItemMedia(
+      item,
+      media,
+      music,
+      o.cutAfterBytes,
+      new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])),
+      o.bytesPerSecond,
+    );
     if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
-    pages.set(id, (req) => (o.challenge && !challengePassed(req) ? challengePage() : { status: 200, html: pageHtml(scope) }));
-    return { id, url: `https://www.tiktok.com/@${user}/video/${id}`, item, mediaFile: 'file' in media ? media.file : undefined, musicFile: 'file' in music ? music.file : undefined, size };
+    pages.set(id, (req) =>
+      o.challenge && !challengePassed(req) ? challengePage() : { status: 200, html: pageHtml(scope) },
+    );
+    return {
+      id,
+      url: `https://www.tiktok.com/@${user}/video/${id}`,
+      item,
+      mediaFile: 'file' in media ? media.file : undefined,
+      musicFile: 'file' in music ? music.file : undefined,
+      size,
+    };
   }
 
   /** A photo post (fake-tiktok-photo.ts); its page answers at /photo/ and /video/ alike. */
@@ -215,9 +310,20 @@ export async function startFakeTikTok() {
     const { images, musicPath } = makePhotoItem(item, id, { ...o, slides, sound });
     images.forEach((img, i) => {
       if (o.missing?.includes(i + 1)) return; // every link of this slide answers 404
-      served.set(img.path, { media: { file: img.file }, contentType: 'image/jpeg', cookieRule: false, bytesPerSecond: o.bytesPerSecond });
+      served.set(img.path, {
+        media: { file: img.file },
+        contentType: 'image/jpeg',
+        cookieRule: false,
+        bytesPerSecond: o.bytesPerSecond,
+      });
     });
-    if (sound) served.set(musicPath, { media: { file: sound }, contentType: 'audio/mpeg', cookieRule: false, bytesPerSecond: o.bytesPerSecond });
+    if (sound)
+      served.set(musicPath, {
+        media: { file: sound },
+        contentType: 'audio/mpeg',
+        cookieRule: false,
+        bytesPerSecond: o.bytesPerSecond,
+      });
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/photo/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
@@ -226,7 +332,10 @@ export async function startFakeTikTok() {
   }
 
   function addError(kind: ErrorKind, id = String(7_300_000_000_000_000_000n + BigInt(++seq))): string {
-    const detail = (statusCode: number, statusMsg = '') => ({ status: 200, html: pageHtml({ 'seo.abtest': fixtureScope['seo.abtest'], 'webapp.video-detail': { statusCode, statusMsg } }) });
+    const detail = (statusCode: number, statusMsg = '') => ({
+      status: 200,
+      html: pageHtml({ 'seo.abtest': fixtureScope['seo.abtest'], 'webapp.video-detail': { statusCode, statusMsg } }),
+    });
     const responses: Record<ErrorKind, () => { status: number; html?: string; headers?: Record<string, string> }> = {
       deleted: () => ({ status: 200, html: deletedHtml.replaceAll(DELETED_FIXTURE_ID, id) }),
       region_withheld: () => detail(10204, 'cross_border_violation_ur'),
@@ -242,7 +351,12 @@ export async function startFakeTikTok() {
         item.isContentClassified = true;
         return { status: 200, html: pageHtml(scope) };
       },
-      login: () => ({ status: 302, headers: { location: `https://www.tiktok.com/login?redirect_url=${encodeURIComponent(`https://www.tiktok.com/@x/video/${id}`)}` } }),
+      login: () => ({
+        status: 302,
+        headers: {
+          location: `https://www.tiktok.com/login?redirect_url=${encodeURIComponent(`https://www.tiktok.com/@x/video/${id}`)}`,
+        },
+      }),
       rate_limited: () => ({ status: 429, html: 'Too many requests' }),
       unavailable: () => ({ status: 503, html: 'Service Unavailable' }),
       no_data: () => ({ status: 200, html: '<html><body><p>Please wait...</p></body></html>' }),
@@ -288,11 +402,23 @@ export async function startFakeTikTok() {
     headers['content-length'] = end - start;
     res.writeHead(range && (range[1] || range[2]) ? 206 : 200, headers);
     if (req.method === 'HEAD') return res.end();
-    const t: Transfer = { path: pathname, status: res.statusCode, bytesSent: 0, completed: false, aborted: false, reset: false };
+    const t: Transfer = {
+      path: pathname,
+      status: res.statusCode,
+      bytesSent: 0,
+      completed: false,
+      aborted: false,
+      reset: false,
+    };
     transfers.push(t);
     watchReset(req.socket, t);
     const stop = s.cutAfterBytes !== undefined ? Math.min(end, start + s.cutAfterBytes) : end;
-    const source = 'file' in s.media ? fs.createReadStream(s.media.file, { start, end: stop - 1 }) : 'bytes' in s.media ? patternlessBytes(s.media.bytes, start, stop) : patternStream(start, stop);
+    const source =
+      'file' in s.media
+        ? fs.createReadStream(s.media.file, { start, end: stop - 1 })
+        : 'bytes' in s.media
+          ? patternlessBytes(s.media.bytes, start, stop)
+          : patternStream(start, stop);
     source.on('data', (c: Buffer) => (t.bytesSent += c.length));
     res.on('close', () => {
       if (!t.completed) t.aborted = true;
@@ -318,9 +444,18 @@ export async function startFakeTikTok() {
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
     const url = new URL(req.url ?? '/', `https://${host}`);
-    requests.push({ host, path: url.pathname + url.search, cookie: req.headers.cookie, referer: req.headers.referer, userAgent: req.headers['user-agent'] });
+    requests.push({
+      host,
+      path: url.pathname + url.search,
+      cookie: req.headers.cookie,
+      referer: req.headers.referer,
+      userAgent: req.headers['user-agent'],
+    });
     // Short links: vm./vt.tiktok.com/<code>, www.tiktok.com/t/<code>
-    const short = host === 'vm.tiktok.com' || host === 'vt.tiktok.com' ? /^\/([\w-]+)\/?$/.exec(url.pathname)?.[1] : /^\/t\/([\w-]+)\/?$/.exec(url.pathname)?.[1];
+    const short =
+      host === 'vm.tiktok.com' || host === 'vt.tiktok.com'
+        ? /^\/([\w-]+)\/?$/.exec(url.pathname)?.[1]
+        : /^\/t\/([\w-]+)\/?$/.exec(url.pathname)?.[1];
     if (short) {
       const target = shortLinks.get(short) ?? 'https://www.tiktok.com/?_r=1';
       res.writeHead(301, { location: target, 'content-type': 'text/html' });
@@ -333,7 +468,11 @@ export async function startFakeTikTok() {
       const page = m && pages.get(m[1]);
       if (!page) {
         setCookies(res);
-        return res.end(pageHtml({ 'webapp.video-detail': { statusCode: 10204, statusMsg: 'item_privacy_authorization&status_deleted' } }));
+        return res.end(
+          pageHtml({
+            'webapp.video-detail': { statusCode: 10204, statusMsg: 'item_privacy_authorization&status_deleted' },
+          }),
+        );
       }
       const p = page(req);
       setCookies(res);
@@ -352,7 +491,13 @@ export async function startFakeTikTok() {
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const hostMap = { '*.tiktok.com': origin, 'tiktok.com': origin, '*.tiktokcdn-us.com': origin, '*.tiktokcdn.com': origin, '*.tiktokv.com': origin };
+  const hostMap = {
+    '*.tiktok.com': origin,
+    'tiktok.com': origin,
+    '*.tiktokcdn-us.com': origin,
+    '*.tiktokcdn.com': origin,
+    '*.tiktokv.com': origin,
+  };
 
   return {
     origin,
@@ -374,10 +519,11 @@ export async function startFakeTikTok() {
       shortLinks.set(code, target);
       return `https://vm.tiktok.com/${code}/`;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -12,8 +12,8 @@ const FIXTURES = process.env.SHARED_FIXTURES ?? path.resolve(import.meta.dirname
 export const TIKTOK_ONE_FIXTURE = path.join(FIXTURES, 'trends', 'tiktok_one_hashtags_US_7d_2026-08-22T1850Z.json');
 
 export const INDUSTRIES = [
-  10000000000, 11000000000, 12000000000, 14000000000, 15000000000, 17000000000, 18000000000, 19000000000,
-  21000000000, 22000000000, 23000000000, 25000000000, 27000000000, 28000000000, 29000000000,
+  10000000000, 11000000000, 12000000000, 14000000000, 15000000000, 17000000000, 18000000000, 19000000000, 21000000000,
+  22000000000, 23000000000, 25000000000, 27000000000, 28000000000, 29000000000,
 ];
 
 interface FixtureTag {
@@ -27,7 +27,10 @@ export type TikTokOneMode = 'ok' | 'deprecated' | 'no_permission' | 'error' | 'h
 
 /** The fixture's 44 hashtags as GetHashtagList items: ids, counts and ranks as strings, like TikTok. */
 export function fixtureHashtagItems(): Array<Record<string, unknown>> {
-  const fixture = JSON.parse(fs.readFileSync(TIKTOK_ONE_FIXTURE, 'utf8')) as { generated_at: string; hashtags: FixtureTag[] };
+  const fixture = JSON.parse(fs.readFileSync(TIKTOK_ONE_FIXTURE, 'utf8')) as {
+    generated_at: string;
+    hashtags: FixtureTag[];
+  };
   const day = Math.floor(Date.parse(fixture.generated_at) / 86_400_000) * 86_400;
   return fixture.hashtags.map((h, i) => ({
     hashtagID: String(7_000_000_000_000_000_000n + BigInt(i * 7919 + h.name.length)),
@@ -125,7 +128,11 @@ export interface FakeTrendSources {
 export async function startFakeTrendSources(opts: { now?: () => number } = {}): Promise<FakeTrendSources> {
   const now = opts.now ?? Date.now;
   const items = fixtureHashtagItems();
-  const state = { tiktokOneMode: 'ok' as TikTokOneMode, hashtagRequests: [] as Array<Record<string, unknown>>, hits: new Map<string, number>() };
+  const state = {
+    tiktokOneMode: 'ok' as TikTokOneMode,
+    hashtagRequests: [] as Array<Record<string, unknown>>,
+    hits: new Map<string, number>(),
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     state.hits.set(url.pathname, (state.hits.get(url.pathname) ?? 0) + 1);
@@ -137,7 +144,8 @@ export async function startFakeTrendSources(opts: { now?: () => number } = {}): 
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
-        if (req.method !== 'POST') return send(405, 'application/json', '{"BaseResp":{"StatusCode":405,"StatusMessage":"method not allowed"}}');
+        if (req.method !== 'POST')
+          return send(405, 'application/json', '{"BaseResp":{"StatusCode":405,"StatusMessage":"method not allowed"}}');
         let body: Record<string, unknown>;
         try {
           body = JSON.parse(raw);
@@ -149,20 +157,34 @@ export async function startFakeTrendSources(opts: { now?: () => number } = {}): 
         if (mode === 'hang') return; // never answers
         if (mode === 'error') return send(502, 'text/html', '<html><body>Bad gateway</body></html>');
         if (mode === 'deprecated') return send(200, 'application/json', '{"code":0,"msg":"deprecated","data":{}}');
-        if (mode === 'no_permission') return send(200, 'application/json', '{"code":40101,"msg":"no permission","data":{}}');
+        if (mode === 'no_permission')
+          return send(200, 'application/json', '{"code":40101,"msg":"no permission","data":{}}');
         if (![7, 30, 90].includes(Number(body.timeRange)) || typeof body.countryCode !== 'string') {
-          return send(200, 'application/json', '{"BaseResp":{"StatusCode":40002,"StatusMessage":"invalid params"},"items":[]}');
+          return send(
+            200,
+            'application/json',
+            '{"BaseResp":{"StatusCode":40002,"StatusMessage":"invalid params"},"items":[]}',
+          );
         }
         // industryID must be an int; anything else is ignored like TikTok does (all-industries view).
         const industry = typeof body.industryID === 'number' ? String(body.industryID) : null;
-        const view = items.filter((it) => (industry ? (it.industryIDs as string[]).includes(industry) : (it.industryIDs as string[]).length === 0)).slice(0, 3);
+        const view = items
+          .filter((it) =>
+            industry ? (it.industryIDs as string[]).includes(industry) : (it.industryIDs as string[]).length === 0,
+          )
+          .slice(0, 3);
         send(
           200,
           'application/json',
           JSON.stringify({
             BaseResp: { StatusCode: 0, StatusMessage: 'Success' },
             items: view,
-            pagination: { page: Number(body.page ?? 1), limit: Number(body.limit ?? 20), totalCount: view.length, hasMore: false },
+            pagination: {
+              page: Number(body.page ?? 1),
+              limit: Number(body.limit ?? 20),
+              totalCount: view.length,
+              hasMore: false,
+            },
           }),
         );
       });
@@ -171,9 +193,24 @@ export async function startFakeTrendSources(opts: { now?: () => number } = {}): 
     if (url.pathname === '/en-us/rss') return send(200, 'application/rss+xml; charset=utf-8', rss(now()));
     if (url.pathname === '/rss/tiktok/index.xml') return send(200, 'application/atom+xml; charset=utf-8', atom(now()));
     if (url.pathname === '/feeds/news/') return send(200, 'application/rss+xml', general(now()));
-    if (url.pathname === '/broken') return send(200, 'application/rss+xml', '<?xml version="1.0"?><rss><channel><title>Broken</title><item><title>Half');
-    if (url.pathname === '/html') return send(200, 'text/html', '<!doctype html><html><head><title>Not a feed</title></head><body>Hello</body></html>');
-    if (url.pathname === '/undated') return send(200, 'application/rss+xml', '<rss version="2.0"><channel><title>Undated</title><item><title>No date</title></item></channel></rss>');
+    if (url.pathname === '/broken')
+      return send(
+        200,
+        'application/rss+xml',
+        '<?xml version="1.0"?><rss><channel><title>Broken</title><item><title>Half',
+      );
+    if (url.pathname === '/html')
+      return send(
+        200,
+        'text/html',
+        '<!doctype html><html><head><title>Not a feed</title></head><body>Hello</body></html>',
+      );
+    if (url.pathname === '/undated')
+      return send(
+        200,
+        'application/rss+xml',
+        '<rss version="2.0"><channel><title>Undated</title><item><title>No date</title></item></channel></rss>',
+      );
     if (url.pathname === '/hang') return; // keeps the socket open without answering
     send(404, 'text/html', '<html><body>Not found</body></html>');
   });

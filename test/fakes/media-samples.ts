@@ -20,7 +20,8 @@ function make(key: string, ext: string, build: (out: string) => void): string {
   return file;
 }
 
-const ff = (args: string[]) => execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
+const ff = (args: string[]) =>
+  execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
 
 /**
  * An H.264 + AAC MP4 with a tone. By default the moov atom is at the END (ffmpeg's default), the
@@ -29,9 +30,25 @@ const ff = (args: string[]) => execFileSync(FFMPEG, ['-hide_banner', '-loglevel'
 export function toneMp4(seconds: number, opts: { faststart?: boolean; size?: string } = {}): string {
   return make(`tone:${seconds}:${opts.faststart}:${opts.size}`, 'mp4', (out) =>
     ff([
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${opts.size ?? '320x568'}:rate=25`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}:sample_rate=44100`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-shortest',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=${opts.size ?? '320x568'}:rate=25`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}:sample_rate=44100`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-shortest',
       ...(opts.faststart ? ['-movflags', '+faststart'] : []),
       out,
     ]),
@@ -42,9 +59,26 @@ export function toneMp4(seconds: number, opts: { faststart?: boolean; size?: str
 export function silentMp4(seconds: number): string {
   return make(`silent:${seconds}`, 'mp4', (out) =>
     ff([
-      '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x568:rate=25`,
-      '-f', 'lavfi', '-i', `anullsrc=r=44100:cl=stereo:d=${seconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', out,
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=320x568:rate=25`,
+      '-f',
+      'lavfi',
+      '-i',
+      `anullsrc=r=44100:cl=stereo:d=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      out,
     ]),
   );
 }
@@ -52,7 +86,19 @@ export function silentMp4(seconds: number): string {
 /** A video with no audio stream at all. */
 export function mutedMp4(seconds: number): string {
   return make(`muted:${seconds}`, 'mp4', (out) =>
-    ff(['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x568:rate=25`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]),
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=duration=${seconds}:size=320x568:rate=25`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ]),
   );
 }
 
@@ -79,9 +125,34 @@ export function speechMp4(passages: string[], gap = 1.2): string {
       const all = path.join(work, 'all.wav');
       ff(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', all]);
       ff([
-        '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-i', all,
-        '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-        '-c:a', 'aac', '-b:a', '128k', '-ar', '44100', '-ac', '2', '-shortest', '-movflags', '+faststart', out,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=25',
+        '-i',
+        all,
+        '-map',
+        '0:v',
+        '-map',
+        '1:a',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '128k',
+        '-ar',
+        '44100',
+        '-ac',
+        '2',
+        '-shortest',
+        '-movflags',
+        '+faststart',
+        out,
       ]);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
@@ -97,21 +168,34 @@ export interface Probed {
 }
 
 export function ffprobe(file: string): Probed {
-  const out = execFileSync(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { encoding: 'utf8' });
+  const out = execFileSync(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+    encoding: 'utf8',
+  });
   const j = JSON.parse(out);
   const a = j.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
-  return { duration: Number(j.format.duration), codec: a?.codec_name ?? '', bitRate: Number(a?.bit_rate ?? j.format.bit_rate), sampleRate: Number(a?.sample_rate ?? 0) };
+  return {
+    duration: Number(j.format.duration),
+    codec: a?.codec_name ?? '',
+    bitRate: Number(a?.bit_rate ?? j.format.bit_rate),
+    sampleRate: Number(a?.sample_rate ?? 0),
+  };
 }
 
 /** Word error rate: word-level Levenshtein distance over the reference length (case and punctuation ignored). */
 export function wordErrorRate(reference: string, hypothesis: string): number {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9' ]+/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const r = norm(reference);
   const h = norm(hypothesis);
   const d = Array.from({ length: r.length + 1 }, (_, i) => [i, ...Array(h.length).fill(0)]);
   for (let j = 1; j <= h.length; j++) d[0][j] = j;
   for (let i = 1; i <= r.length; i++)
-    for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
+    for (let j = 1; j <= h.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
   return r.length ? d[r.length][h.length] / r.length : h.length ? 1 : 0;
 }
 
@@ -119,11 +203,29 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
  * A video-only HEVC MP4 like TikTok's 1080p/720p DASH gears (no sound track): fragmented, index
  * first, one fragment per second (`indexLast`: a plain MP4 with its index at the end instead).
  */
-export function hevcVideoOnly(width: number, height: number, seconds: number, opts: { indexLast?: boolean } = {}): string {
+export function hevcVideoOnly(
+  width: number,
+  height: number,
+  seconds: number,
+  opts: { indexLast?: boolean } = {},
+): string {
   return make(`hevc:${width}x${height}:${seconds}:${opts.indexLast ? 'plain' : 'dash'}`, 'mp4', (out) =>
     ff([
-      '-f', 'lavfi', '-i', `testsrc2=duration=${seconds}:size=${width}x${height}:rate=10`,
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error:keyint=10', '-pix_fmt', 'yuv420p', '-tag:v', 'hev1', '-an',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=duration=${seconds}:size=${width}x${height}:rate=10`,
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error:keyint=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-tag:v',
+      'hev1',
+      '-an',
       ...(opts.indexLast ? [] : ['-movflags', '+frag_keyframe+empty_moov+default_base_moof+global_sidx']),
       out,
     ]),
@@ -133,6 +235,17 @@ export function hevcVideoOnly(width: number, height: number, seconds: number, op
 /** A sound-only AAC MP4 like TikTok's `bitrateAudioInfo` tracks. */
 export function aacSound(seconds: number, frequency = 660): string {
   return make(`aac:${seconds}:${frequency}`, 'm4a', (out) =>
-    ff(['-f', 'lavfi', '-i', `sine=frequency=${frequency}:duration=${seconds}:sample_rate=44100`, '-c:a', 'aac', '-b:a', '96k', '-vn', out]),
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${frequency}:duration=${seconds}:sample_rate=44100`,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-vn',
+      out,
+    ]),
   );
 }

@@ -45,7 +45,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     LOG_LEVEL: 'warn',
     ...env,
   };
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -89,11 +93,23 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
-export async function newPage(browser: Browser, opts: { width?: number; height?: number; downloads?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; downloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     acceptDownloads: opts.downloads ?? true,
@@ -108,7 +124,9 @@ export async function scrollSettled(page: Page): Promise<void> {
     () =>
       new Promise<boolean>((done) => {
         const y = window.scrollY;
-        requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY === y))));
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY === y))),
+        );
       }),
     undefined,
     { polling: 50, timeout: 5_000 },
@@ -123,7 +141,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** Creates an account through the real sign-in page and lands on the signed-in home. */
-export async function registerInBrowser(page: Page, baseUrl: string, email: string, password = 'correct horse battery'): Promise<void> {
+export async function registerInBrowser(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password = 'correct horse battery',
+): Promise<void> {
   await page.goto(`${baseUrl}/api/login`);
   await page.getByRole('button', { name: 'Create an account' }).click();
   await page.getByLabel('Email').fill(email);

@@ -5,12 +5,23 @@ import { startFakeS3 } from '../fakes/fake-s3.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { createPostgresDatabase } from './test-db.js';
 
-export async function startNodes(roles: string[], env: Record<string, string>): Promise<{ nodes: TestApp[]; close(): Promise<void> }> {
+export async function startNodes(
+  roles: string[],
+  env: Record<string, string>,
+): Promise<{ nodes: TestApp[]; close(): Promise<void> }> {
   const db = await createPostgresDatabase();
   const s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
-  const store = { S3_ENDPOINT: s3.url, S3_BUCKET: 'smt-media', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' };
+  const store = {
+    S3_ENDPOINT: s3.url,
+    S3_BUCKET: 'smt-media',
+    S3_ACCESS_KEY_ID: 'AKIDTEST',
+    S3_SECRET_ACCESS_KEY: 'secret-test-key',
+  };
   const nodes: TestApp[] = [];
-  for (const role of roles) nodes.push(await createTestApp({ database: await openPostgres(db.url), env: { ...env, ...store, PROCESS_ROLE: role } }));
+  for (const role of roles)
+    nodes.push(
+      await createTestApp({ database: await openPostgres(db.url), env: { ...env, ...store, PROCESS_ROLE: role } }),
+    );
   return {
     nodes,
     async close() {

@@ -10,7 +10,8 @@ import { freePort } from './e2e.js';
 const BIN = (() => {
   const root = '/usr/lib/postgresql';
   const version = fs.existsSync(root) ? fs.readdirSync(root).sort().at(-1) : undefined;
-  if (!version) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install -y postgresql)');
+  if (!version)
+    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install -y postgresql)');
   return path.join(root, version, 'bin');
 })();
 
@@ -32,7 +33,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   execFileSync('chown', ['postgres:postgres', dir]);
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const ctl = (...args: string[]) => asPostgres('pg_ctl', ['-D', data, '-o', opts, '-w', '-l', path.join(dir, 'log'), ...args]);
+  const ctl = (...args: string[]) =>
+    asPostgres('pg_ctl', ['-D', data, '-o', opts, '-w', '-l', path.join(dir, 'log'), ...args]);
   ctl('start');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

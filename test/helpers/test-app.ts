@@ -17,14 +17,24 @@ export interface TestApp {
   baseUrl: string;
   client(): TestClient;
   /** A new account, signed in; options are applied directly in the database. */
-  signUp(opts?: { email?: string; pro?: boolean; downloadCount?: number }): Promise<TestClient & { userId: string; email: string }>;
+  signUp(opts?: {
+    email?: string;
+    pro?: boolean;
+    downloadCount?: number;
+  }): Promise<TestClient & { userId: string; email: string }>;
   close(): Promise<void>;
 }
 
 let seq = 0;
 
 export async function createTestApp(
-  opts: { db?: DbKind; database?: Database; env?: Record<string, string>; overrides?: ContextOverrides; configure?: (ctx: AppContext) => void } = {},
+  opts: {
+    db?: DbKind;
+    database?: Database;
+    env?: Record<string, string>;
+    overrides?: ContextOverrides;
+    configure?: (ctx: AppContext) => void;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
   const config: Config = loadConfig({

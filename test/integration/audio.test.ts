@@ -34,7 +34,10 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
     const free = await t.signUp();
     const res = await free.post('/api/audio/extract', { url: v.url });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'billing.pro_required', message: 'This is a Pro feature. Upgrade to use it.' });
+    expect(await res.json()).toEqual({
+      code: 'billing.pro_required',
+      message: 'This is a Pro feature. Upgrade to use it.',
+    });
   });
 
   it('validates the link with the messages of SPEC 5', async () => {
@@ -128,7 +131,10 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
     const v = tt.addVideo({ media: { file: toneMp4(3, { faststart: true }) }, duration: 3 });
     const body = await (await pro.post('/api/audio/extract', { url: v.url })).json();
     const key = body.audioUrl.split('?')[0].replace('/api/media/', '');
-    await t.ctx.repos.mediaResults.upsert({ ...(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`))!, expiresAt: new Date(Date.now() - 1000) });
+    await t.ctx.repos.mediaResults.upsert({
+      ...(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`))!,
+      expiresAt: new Date(Date.now() - 1000),
+    });
     expect(await t.ctx.services.mediaResults.cleanup()).toBeGreaterThanOrEqual(1);
     expect(fs.existsSync(path.join(t.ctx.config.DATA_DIR, 'media', key))).toBe(false);
     expect(await t.ctx.repos.mediaResults.findByStorageKey(key)).toBeUndefined();

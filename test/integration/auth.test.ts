@@ -20,12 +20,22 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
   it('is 401 signed out, then registers, signs in with a new session id, and signs out', async () => {
     const c = t.client();
     expect((await c.get('/api/auth/user')).status).toBe(401);
-    const reg = await c.post('/api/auth/register', { email: 'Maya@Example.com', password: 'long enough', firstName: 'Maya' });
+    const reg = await c.post('/api/auth/register', {
+      email: 'Maya@Example.com',
+      password: 'long enough',
+      firstName: 'Maya',
+    });
     expect(reg.status).toBe(201);
     const firstSid = c.cookies.get('smt.sid');
     expect(firstSid).toBeTruthy();
     const me = await (await c.get('/api/auth/user')).json();
-    expect(me).toMatchObject({ email: 'maya@example.com', firstName: 'Maya', subscriptionStatus: 'free', isPro: false, isAdmin: false });
+    expect(me).toMatchObject({
+      email: 'maya@example.com',
+      firstName: 'Maya',
+      subscriptionStatus: 'free',
+      isPro: false,
+      isAdmin: false,
+    });
 
     const login = await c.post('/api/auth/login', { email: 'maya@example.com', password: 'long enough' });
     expect(login.status).toBe(200);
@@ -42,7 +52,10 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
     await c.post('/api/auth/register', { email: 'fresh@example.com', password: 'long enough' });
     await t.client().post('/api/auth/register', { email: 'other@example.com', password: 'long enough' });
     await t.ctx.db.update(users).set({ firstName: 'Renamed' }).where(eq(users.email, 'fresh@example.com'));
-    expect(await (await c.get('/api/auth/user')).json()).toMatchObject({ email: 'fresh@example.com', firstName: 'Renamed' });
+    expect(await (await c.get('/api/auth/user')).json()).toMatchObject({
+      email: 'fresh@example.com',
+      firstName: 'Renamed',
+    });
     // Signing in as someone else in the same browser: the next request is the new account.
     expect((await c.post('/api/auth/login', { email: 'other@example.com', password: 'long enough' })).status).toBe(200);
     expect(await (await c.get('/api/auth/user')).json()).toMatchObject({ email: 'other@example.com' });
@@ -67,7 +80,9 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
   it('gives the same answer for a wrong password and an unknown email', async () => {
     await t.client().post('/api/auth/register', { email: 'known@example.com', password: 'long enough' });
     const wrong = await t.client().post('/api/auth/login', { email: 'known@example.com', password: 'wrong password' });
-    const unknown = await t.client().post('/api/auth/login', { email: 'nobody@example.com', password: 'wrong password' });
+    const unknown = await t
+      .client()
+      .post('/api/auth/login', { email: 'nobody@example.com', password: 'wrong password' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(await wrong.json()).toEqual(await unknown.json());
@@ -81,7 +96,9 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
     });
     expect(missing.status).toBe(403);
     expect((await missing.json()).code).toBe('auth.bad_origin');
-    const foreign = await t.client().post('/api/auth/login', { email: 'a@b.co', password: 'x' }, { origin: 'https://evil.example' });
+    const foreign = await t
+      .client()
+      .post('/api/auth/login', { email: 'a@b.co', password: 'x' }, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
   });
 
@@ -109,6 +126,10 @@ describe.each(DB_KINDS)('accounts and sessions (%s)', (db) => {
     const status = await (await c.get('/api/subscription/status')).json();
     expect(status).toMatchObject({ downloadCount: 5, isProUser: false, canDownload: true, remainingDownloads: 1 });
     const pro = await t.signUp({ pro: true, downloadCount: 9 });
-    expect(await (await pro.get('/api/subscription/status')).json()).toMatchObject({ isProUser: true, canDownload: true, remainingDownloads: 0 });
+    expect(await (await pro.get('/api/subscription/status')).json()).toMatchObject({
+      isProUser: true,
+      canDownload: true,
+      remainingDownloads: 0,
+    });
   });
 });

@@ -32,7 +32,9 @@ describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
     const pro = await t.signUp({ pro: true });
     const [a, b] = [tt.addVideo(), tt.addVideo()];
     const gone = tt.addError('private');
-    const created = await pro.post('/api/batch', { urls: [a.url, b.url, 'https://example.com/not-tiktok', `${a.url}?is_from_webapp=1`, gone] });
+    const created = await pro.post('/api/batch', {
+      urls: [a.url, b.url, 'https://example.com/not-tiktok', `${a.url}?is_from_webapp=1`, gone],
+    });
     expect(created.status).toBe(202);
     const { id, items } = await created.json();
     expect(items.map((i: { status: string; error?: { code: string } }) => [i.status, i.error?.code])).toEqual([
@@ -48,7 +50,13 @@ describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
     expect(done.items.map((i: { status: string }) => i.status)).toEqual(['done', 'done', 'failed', 'failed', 'failed']);
     expect(done.items[0].title).toBe(a.item.desc);
     expect(done.items[4].error.code).toBe('video.private');
-    expect((await (await pro.get('/api/batch')).json())[0]).toMatchObject({ id, status: 'partial', total: 5, done: 2, failed: 3 });
+    expect((await (await pro.get('/api/batch')).json())[0]).toMatchObject({
+      id,
+      status: 'partial',
+      total: 5,
+      done: 2,
+      failed: 3,
+    });
 
     const zip = await fetch(t.baseUrl + done.downloadUrl);
     expect(zip.status).toBe(200);
@@ -65,14 +73,22 @@ describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
     const other = await t.signUp({ pro: true });
     expect((await other.get(`/api/batch/${id}`)).status).toBe(404);
     const retried = await (await pro.post(`/api/batch/${id}/retry`, {})).json();
-    expect(retried.items.map((i: { status: string }) => i.status)).toEqual(['done', 'done', 'failed', 'failed', 'queued']);
+    expect(retried.items.map((i: { status: string }) => i.status)).toEqual([
+      'done',
+      'done',
+      'failed',
+      'failed',
+      'queued',
+    ]);
     await expect.poll(async () => (await view()).items[4].status, { timeout: 30_000 }).toBe('failed');
   });
 
   it('refuses an empty batch and one over 50 links', async () => {
     const pro = await t.signUp({ pro: true });
     expect((await pro.post('/api/batch', { urls: [] })).status).toBe(400);
-    expect((await pro.post('/api/batch', { urls: Array.from({ length: 51 }, () => tt.addVideo().url) })).status).toBe(400);
+    expect((await pro.post('/api/batch', { urls: Array.from({ length: 51 }, () => tt.addVideo().url) })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -98,7 +114,9 @@ describe('batch across nodes: two web nodes and a worker on one PostgreSQL', () 
     const { id } = await (await user.post('/api/batch', { urls: [v.url] })).json();
     const onB = b.client();
     onB.cookies = user.cookies;
-    await expect.poll(async () => (await (await onB.get(`/api/batch/${id}`)).json()).status, { timeout: 30_000 }).toBe('done');
+    await expect
+      .poll(async () => (await (await onB.get(`/api/batch/${id}`)).json()).status, { timeout: 30_000 })
+      .toBe('done');
     const { downloadUrl } = await (await onB.get(`/api/batch/${id}`)).json();
     const entries = await zipEntries(Buffer.from(await (await fetch(a.baseUrl + downloadUrl)).arrayBuffer()));
     expect(entries.map((e) => e.name)).toEqual([`tiktok-fakecreator-${v.id}.mp4`]);
@@ -111,7 +129,9 @@ describe('batch fair share', () => {
   beforeAll(async () => {
     tt = await startFakeTikTok();
     // One item at a time, so the order the queue hands items out is the order they finish in.
-    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', MEDIA_CONCURRENCY: '1' } });
+    t = await createTestApp({
+      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', MEDIA_CONCURRENCY: '1' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -125,16 +145,20 @@ describe('batch fair share', () => {
     const second = await (await b.post('/api/batch', { urls: [slow().url] })).json();
     const view = async (c: typeof a, id: string) => (await c.get(`/api/batch/${id}`)).json();
     await expect.poll(async () => (await view(b, second.id)).status, { timeout: 60_000 }).toBe('done');
-    const waitingOfFirst = (await view(a, first.id)).items.filter((i: { status: string }) => i.status === 'queued').length;
+    const waitingOfFirst = (await view(a, first.id)).items.filter(
+      (i: { status: string }) => i.status === 'queued',
+    ).length;
     expect(waitingOfFirst).toBeGreaterThanOrEqual(2); // b did not wait for all five of a's
     await expect.poll(async () => (await view(a, first.id)).status, { timeout: 60_000 }).toBe('done');
   });
 
-  it('makes a photo post\'s slideshow in a batch with a single media worker (no job waits for a slot it holds)', async () => {
+  it("makes a photo post's slideshow in a batch with a single media worker (no job waits for a slot it holds)", async () => {
     const pro = await t.signUp({ pro: true });
     const photo = tt.addPhotoPost();
     const { id } = await (await pro.post('/api/batch', { urls: [photo.url, tt.addVideo().url] })).json();
-    await expect.poll(async () => (await (await pro.get(`/api/batch/${id}`)).json()).status, { timeout: 60_000 }).toBe('done');
+    await expect
+      .poll(async () => (await (await pro.get(`/api/batch/${id}`)).json()).status, { timeout: 60_000 })
+      .toBe('done');
     const { downloadUrl } = await (await pro.get(`/api/batch/${id}`)).json();
     const entries = await zipEntries(Buffer.from(await (await fetch(t.baseUrl + downloadUrl)).arrayBuffer()));
     expect(entries.map((e) => e.name)[0]).toBe(`tiktok-fakephotographer-${photo.id}-slideshow.mp4`);

@@ -5,8 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { createPayPalClient } from '../../src/server/adapters/paypal/paypal.client.js';
-import { FAKE_CERT_HOST, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePayPal, type FakePayPal } from '../fakes/fake-paypal.js';
-
+import {
+  FAKE_CERT_HOST,
+  FAKE_CLIENT_ID,
+  FAKE_CLIENT_SECRET,
+  FAKE_WEBHOOK_ID,
+  startFakePayPal,
+  type FakePayPal,
+} from '../fakes/fake-paypal.js';
 
 describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
   let t: TestApp;
@@ -89,12 +95,20 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     const { body } = await subscribe(c);
     expect(body).toEqual({ success: true, message: expect.any(String), subscription: { isActive: true } });
     const s = await status(c);
-    expect(s).toMatchObject({ isProUser: true, subscriptionStatus: 'active', canDownload: true, subscription: { status: 'active', cancelAtPeriodEnd: false } });
+    expect(s).toMatchObject({
+      isProUser: true,
+      subscriptionStatus: 'active',
+      canDownload: true,
+      subscription: { status: 'active', cancelAtPeriodEnd: false },
+    });
     expect(Date.parse(s.subscription.nextBillingTime)).toBeGreaterThan(Date.now() + 20 * 86400_000);
     expect((await (await c.get('/api/auth/user')).json()).isPro).toBe(true);
     const dup = await c.post('/api/subscription/create');
     expect(dup.status).toBe(409);
-    expect(await dup.json()).toEqual({ code: 'billing.already_subscribed', message: 'You already have an active subscription.' });
+    expect(await dup.json()).toEqual({
+      code: 'billing.already_subscribed',
+      message: 'You already have an active subscription.',
+    });
   });
 
   it('answers "pending" while PayPal has not activated, and refuses foreign, unknown or malformed ids', async () => {
@@ -133,17 +147,28 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
       expect((await res.json()).success).toBe(true);
       expect(fake.subs.get(id)!.status).toBe('CANCELLED');
       const s = await status(c);
-      expect(s).toMatchObject({ isProUser: true, subscriptionStatus: 'cancelled', subscription: { status: 'cancelled', cancelAtPeriodEnd: true, nextBillingTime: null } });
+      expect(s).toMatchObject({
+        isProUser: true,
+        subscriptionStatus: 'cancelled',
+        subscription: { status: 'cancelled', cancelAtPeriodEnd: true, nextBillingTime: null },
+      });
       // A second cancel (PayPal would answer 422) is still a success.
       expect((await c.post('/api/subscription/cancel')).status).toBe(200);
       const paidThrough = Date.parse(s.subscription.paidThrough);
       // Pro ends by itself at the paid-through date: no request, job or webhook turns it off.
-      await expect.poll(async () => (await status(c)).isProUser, { timeout: Math.max(0, paidThrough - Date.now()) + 5_000, interval: 100 }).toBe(false);
+      await expect
+        .poll(async () => (await status(c)).isProUser, {
+          timeout: Math.max(0, paidThrough - Date.now()) + 5_000,
+          interval: 100,
+        })
+        .toBe(false);
       expect(Date.now()).toBeGreaterThanOrEqual(paidThrough);
       const after = await status(c);
       expect(after.subscription.cancelAtPeriodEnd).toBe(false);
       expect((await (await c.get('/api/auth/user')).json()).isPro).toBe(false);
-      await expect(t.ctx.guards.pro({ user: await t.ctx.repos.users.findById(c.userId) } as never)).rejects.toMatchObject({
+      await expect(
+        t.ctx.guards.pro({ user: await t.ctx.repos.users.findById(c.userId) } as never),
+      ).rejects.toMatchObject({
         status: 403,
         code: 'billing.pro_required',
         message: 'This is a Pro feature. Upgrade to use it.',
@@ -171,9 +196,12 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     try {
       const sent = await fake.deliver();
       expect(sent.map((e) => e.event_type)).toEqual([
-        'PAYMENT.SALE.COMPLETED', 'PAYMENT.SALE.COMPLETED',
-        'BILLING.SUBSCRIPTION.ACTIVATED', 'BILLING.SUBSCRIPTION.ACTIVATED',
-        'BILLING.SUBSCRIPTION.CREATED', 'BILLING.SUBSCRIPTION.CREATED',
+        'PAYMENT.SALE.COMPLETED',
+        'PAYMENT.SALE.COMPLETED',
+        'BILLING.SUBSCRIPTION.ACTIVATED',
+        'BILLING.SUBSCRIPTION.ACTIVATED',
+        'BILLING.SUBSCRIPTION.CREATED',
+        'BILLING.SUBSCRIPTION.CREATED',
       ]);
       expect(sent.every((e) => e.status === 200)).toBe(true);
     } finally {
@@ -208,7 +236,12 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     const c = await t.signUp();
     const ret = await checkout(c);
     const subId = ret.searchParams.get('subscription_id')!;
-    const event = { id: 'WH-FORGED-1', event_type: 'BILLING.SUBSCRIPTION.ACTIVATED', resource_type: 'subscription', resource: { id: subId } };
+    const event = {
+      id: 'WH-FORGED-1',
+      event_type: 'BILLING.SUBSCRIPTION.ACTIVATED',
+      resource_type: 'subscription',
+      resource: { id: subId },
+    };
     const before = await t.ctx.repos.billing.countEvents();
     const body = JSON.stringify(event);
     expect(await fake.post(event, { webhookId: 'SOME-OTHER-WEBHOOK' })).toBe(400);
@@ -217,7 +250,11 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     expect(await fake.post(event, { time: new Date(Date.now() - 3 * 3600_000).toISOString() })).toBe(400);
     expect(await fake.post(event, { certUrl: `${fake.url}/v1/notifications/certs/x` })).toBe(400);
     expect(await fake.post(event, { certUrl: 'https://paypal.com.evil.example/cert' })).toBe(400);
-    const unsigned = await fetch(`${t.baseUrl}/api/webhooks/paypal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const unsigned = await fetch(`${t.baseUrl}/api/webhooks/paypal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(unsigned.status).toBe(400);
     expect((await unsigned.json()).code).toBe('billing.webhook_invalid');
     expect(await t.ctx.repos.billing.countEvents()).toBe(before);
@@ -242,7 +279,11 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     } finally {
       fake.knobs.reorder = false;
     }
-    expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'cancelled', subscription: { cancelAtPeriodEnd: true } });
+    expect(await status(c)).toMatchObject({
+      isProUser: true,
+      subscriptionStatus: 'cancelled',
+      subscription: { cancelAtPeriodEnd: true },
+    });
   });
 
   it('repairs a missed CANCELLED webhook in the reconciliation pass', async () => {
@@ -260,7 +301,10 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     const result = await t.ctx.services.billing.reconcile({ syncedMoreThanMsAgo: -1000 });
     expect(result.checked).toBeGreaterThan(0);
     expect(result.failed).toBe(0);
-    expect(await status(c)).toMatchObject({ subscriptionStatus: 'cancelled', subscription: { cancelAtPeriodEnd: true } });
+    expect(await status(c)).toMatchObject({
+      subscriptionStatus: 'cancelled',
+      subscription: { cancelAtPeriodEnd: true },
+    });
   });
 
   it('keeps Pro through failed renewal retries and revokes it when PayPal suspends', async () => {
@@ -312,20 +356,35 @@ describe.each(DB_KINDS)('Pro plan with PayPal (%s)', (db) => {
     const c = await t.signUp();
     const { id: first } = await subscribe(c);
     // An old approval link approved later: a second live subscription for the same account.
-    const paypal = createPayPalClient({ apiBase: fake.url, clientId: FAKE_CLIENT_ID, clientSecret: FAKE_CLIENT_SECRET, planId });
-    const second = await paypal.createSubscription({ customId: c.userId, returnUrl: 'https://x.example/r', cancelUrl: 'https://x.example/c', requestId: crypto.randomUUID() });
+    const paypal = createPayPalClient({
+      apiBase: fake.url,
+      clientId: FAKE_CLIENT_ID,
+      clientSecret: FAKE_CLIENT_SECRET,
+      planId,
+    });
+    const second = await paypal.createSubscription({
+      customId: c.userId,
+      returnUrl: 'https://x.example/r',
+      cancelUrl: 'https://x.example/c',
+      requestId: crypto.randomUUID(),
+    });
     await fetch(fake.approvalUrlOf(second.id)!, { redirect: 'manual' });
     const sent = await fake.deliver();
     expect(sent.every((e) => e.status === 200)).toBe(true);
     expect(fake.subs.get(second.id)!.status).toBe('CANCELLED');
     expect(fake.subs.get(first)!.status).toBe('ACTIVE');
-    expect(await status(c)).toMatchObject({ isProUser: true, subscriptionStatus: 'active', subscription: { status: 'active', cancelAtPeriodEnd: false } });
+    expect(await status(c)).toMatchObject({
+      isProUser: true,
+      subscriptionStatus: 'active',
+      subscription: { status: 'active', cancelAtPeriodEnd: false },
+    });
   });
 
   it('limits subscription calls per account', async () => {
     const c = await t.signUp();
     const answers = [];
-    for (let i = 0; i < 31; i++) answers.push((await c.post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' })).status);
+    for (let i = 0; i < 31; i++)
+      answers.push((await c.post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' })).status);
     expect(answers.slice(0, 30).every((s) => s === 404)).toBe(true);
     const last = await c.post('/api/subscription/confirm', { subscriptionId: 'I-NOPE' });
     expect(last.status).toBe(429);

@@ -44,7 +44,10 @@ describe.each(DB_KINDS)('test checkout when PayPal is not configured (%s)', (db)
       baToken: ret.searchParams.get('ba_token'),
     });
     expect(await confirm.json()).toMatchObject({ success: true, subscription: { isActive: true } });
-    expect(await (await c.get('/api/subscription/status')).json()).toMatchObject({ isProUser: true, subscriptionStatus: 'active' });
+    expect(await (await c.get('/api/subscription/status')).json()).toMatchObject({
+      isProUser: true,
+      subscriptionStatus: 'active',
+    });
 
     expect((await c.post('/api/subscription/cancel')).status).toBe(200);
     expect(await (await c.get('/api/subscription/status')).json()).toMatchObject({
@@ -71,7 +74,11 @@ describe.each(DB_KINDS)('test checkout when PayPal is not configured (%s)', (db)
     const res = await c.post('/api/subscription/create');
     expect(res.status).toBe(409);
     expect((await res.json()).message).toBe('You already have an active subscription.');
-    const hook = await fetch(`${t.baseUrl}/api/webhooks/paypal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const hook = await fetch(`${t.baseUrl}/api/webhooks/paypal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(hook.status).toBe(503);
   });
 });

@@ -29,7 +29,10 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
 
   it('creates a draft by default with a slug generated from the title, trimmed tags, and lists it', async () => {
     const c = await t.signUp();
-    const res = await c.post('/api/blog/posts', post({ title: '  Hello, World! 10 Tips -- for Creators  ', tags: [' a ', '', 'b', '  '] }));
+    const res = await c.post(
+      '/api/blog/posts',
+      post({ title: '  Hello, World! 10 Tips -- for Creators  ', tags: [' a ', '', 'b', '  '] }),
+    );
     expect(res.status).toBe(201);
     const created = await res.json();
     expect(created).toMatchObject({
@@ -47,7 +50,9 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
 
   it('accepts tags as one comma-separated string', async () => {
     const c = await t.signUp();
-    const created = await (await c.post('/api/blog/posts', post({ title: 'Tag string', tags: 'growth, ,tips ,  reels,' }))).json();
+    const created = await (
+      await c.post('/api/blog/posts', post({ title: 'Tag string', tags: 'growth, ,tips ,  reels,' }))
+    ).json();
     expect(created.tags).toEqual(['growth', 'tips', 'reels']);
   });
 
@@ -87,7 +92,13 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
   });
 
   it('refuses a featured image that is not an http(s) URL', async () => {
-    for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'ftp://example.com/a.png', 'not a url', '//example.com/a.png']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'ftp://example.com/a.png',
+      'not a url',
+      '//example.com/a.png',
+    ]) {
       await expect400(post({ featuredImage: bad }), /Featured image must be an http\(s\) URL/);
     }
   });
@@ -149,7 +160,15 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
 
   it('serves published posts to anyone signed out with rendered Markdown, and hides drafts', async () => {
     const c = await t.signUp();
-    await c.post('/api/blog/posts', post({ title: 'Public Post', content: '# Heading\n\nSome *text* [link](https://example.com)', status: 'published', tags: ['x'] }));
+    await c.post(
+      '/api/blog/posts',
+      post({
+        title: 'Public Post',
+        content: '# Heading\n\nSome *text* [link](https://example.com)',
+        status: 'published',
+        tags: ['x'],
+      }),
+    );
     await c.post('/api/blog/posts', post({ title: 'Secret Draft' }));
     const res = await t.client().get('/api/blog/public/public-post');
     expect(res.status).toBe(200);
@@ -157,7 +176,9 @@ describe.each(DB_KINDS)('blog (%s)', (db) => {
     expect(body).toMatchObject({ title: 'Public Post', slug: 'public-post', tags: ['x'] });
     expect(body.html).toContain('<h1>Heading</h1>');
     expect(body.html).toContain('<em>text</em>');
-    expect(body.html).toMatch(/<a href="https:\/\/example.com" rel="nofollow noopener noreferrer ugc" target="_blank">link<\/a>/);
+    expect(body.html).toMatch(
+      /<a href="https:\/\/example.com" rel="nofollow noopener noreferrer ugc" target="_blank">link<\/a>/,
+    );
     expect(body).not.toHaveProperty('authorId');
     // A 255-character slug (longer than the router's named-parameter limit) is still readable.
     const long = 'l'.repeat(255);
@@ -183,11 +204,22 @@ describe.each(DB_KINDS)('blog editing (%s)', (db) => {
     const owner = await t.signUp();
     const other = await t.signUp();
     const tag = Date.now();
-    const { id } = await (await owner.post('/api/blog/posts', post({ title: `Live ${tag}`, status: 'published' }))).json();
+    const { id } = await (
+      await owner.post('/api/blog/posts', post({ title: `Live ${tag}`, status: 'published' }))
+    ).json();
     await owner.post('/api/blog/posts', post({ title: `Taken ${tag}` }));
-    const edited = await owner.put(`/api/blog/posts/${id}`, post({ title: `Live ${tag}`, content: 'New *words*', status: 'published', tags: 'a, b' }));
+    const edited = await owner.put(
+      `/api/blog/posts/${id}`,
+      post({ title: `Live ${tag}`, content: 'New *words*', status: 'published', tags: 'a, b' }),
+    );
     expect(edited.status).toBe(200);
-    expect(await edited.json()).toMatchObject({ id, content: 'New *words*', status: 'published', tags: ['a', 'b'], slug: `live-${tag}` });
+    expect(await edited.json()).toMatchObject({
+      id,
+      content: 'New *words*',
+      status: 'published',
+      tags: ['a', 'b'],
+      slug: `live-${tag}`,
+    });
     const pub = await (await t.client().get(`/api/blog/public/live-${tag}`)).json();
     expect(pub.html).toContain('<em>words</em>');
     expect((await other.put(`/api/blog/posts/${id}`, post())).status).toBe(404);

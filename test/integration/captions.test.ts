@@ -71,7 +71,13 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     const res = await pro.post('/api/transcription/generate', { url: v.url });
     expect(res.status).toBe(200);
     const r = (await res.json()) as TranscriptionResult;
-    expect(r).toMatchObject({ engine: 'captions', language: 'en', title: 'Kitchen vlog', author: 'fakecreator', duration: 3 });
+    expect(r).toMatchObject({
+      engine: 'captions',
+      language: 'en',
+      title: 'Kitchen vlog',
+      author: 'fakecreator',
+      duration: 3,
+    });
     expect(r.segments).toEqual([
       { id: 1, start: 0.2, end: 1.7, text: 'Hey everyone, welcome back' },
       { id: 2, start: 1.7, end: 2.9, text: 'to my kitchen' },
@@ -97,7 +103,10 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     const v = tt.addVideo({ media: { file: silentMp4(3) }, duration: 3 });
     const res = await pro.post('/api/transcription/generate', { url: v.url });
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ code: 'transcription.no_speech', message: 'No speech was found in this video.' });
+    expect(await res.json()).toEqual({
+      code: 'transcription.no_speech',
+      message: 'No speech was found in this video.',
+    });
   });
 });
 
@@ -108,8 +117,18 @@ describe('auto captions with an OpenAI-compatible API', () => {
   let pro: Awaited<ReturnType<TestApp['signUp']>>;
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    api = await startFakeTranscribeApi({ apiKey: 'sk-test', sentences: ['Hello and welcome.', 'This is the second sentence.', 'Goodbye.'] });
-    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, TRANSCRIBE_API_URL: api.url, TRANSCRIBE_API_KEY: 'sk-test', TRANSCRIBE_MODEL: 'whisper-large-v3' } });
+    api = await startFakeTranscribeApi({
+      apiKey: 'sk-test',
+      sentences: ['Hello and welcome.', 'This is the second sentence.', 'Goodbye.'],
+    });
+    t = await createTestApp({
+      env: {
+        UPSTREAM_HOST_MAP: tt.hostMapJson,
+        TRANSCRIBE_API_URL: api.url,
+        TRANSCRIBE_API_KEY: 'sk-test',
+        TRANSCRIBE_MODEL: 'whisper-large-v3',
+      },
+    });
     pro = await t.signUp({ pro: true });
   });
   afterAll(async () => {
@@ -128,7 +147,11 @@ describe('auto captions with an OpenAI-compatible API', () => {
     expect(r.segments.map((s) => s.text)).toEqual(['Hello and welcome.', 'This is the second sentence.', 'Goodbye.']);
     expectWellFormed(r);
     const call = api.calls.at(-1)!;
-    expect(call).toMatchObject({ model: 'whisper-large-v3', responseFormat: 'verbose_json', granularities: ['segment'] });
+    expect(call).toMatchObject({
+      model: 'whisper-large-v3',
+      responseFormat: 'verbose_json',
+      granularities: ['segment'],
+    });
     expect(Math.abs(call.audioDuration - r.duration)).toBeLessThan(0.2);
 
     // A second request for the same video reuses the stored transcript: no new upload.
@@ -162,7 +185,11 @@ describe('auto captions with no engine available', () => {
     const tt = await startFakeTikTok();
     const warnings: string[] = [];
     const t = await createTestApp({
-      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, POCKETSPHINX_MODEL_DIR: '/nonexistent/model', ADMIN_EMAILS: 'boss@example.com' },
+      env: {
+        UPSTREAM_HOST_MAP: tt.hostMapJson,
+        POCKETSPHINX_MODEL_DIR: '/nonexistent/model',
+        ADMIN_EMAILS: 'boss@example.com',
+      },
     });
     const log = t.ctx.logger as unknown as { warn: (...a: unknown[]) => void };
     const original = log.warn.bind(log);
@@ -176,7 +203,9 @@ describe('auto captions with no engine available', () => {
       expect(res.status).toBe(503);
       const body = await res.json();
       expect(body.code).toBe('transcription.unavailable');
-      expect(body.message).toBe("Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.");
+      expect(body.message).toBe(
+        "Captions are unavailable on this server for this video: it has no captions of its own, and speech recognition isn't set up here.",
+      );
       expect(body.message).not.toMatch(/apt-get|TRANSCRIBE_API_URL/);
       expect(warnings.join('\n')).toContain('apt-get install -y pocketsphinx pocketsphinx-en-us');
       expect(warnings.join('\n')).toContain('TRANSCRIBE_API_URL');

@@ -15,19 +15,26 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
 
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000' }, configure: (ctx) => ctx.videoObservers.push((v) => observed.push(v.raw)) });
+    t = await createTestApp({
+      db,
+      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '10000' },
+      configure: (ctx) => ctx.videoObservers.push((v) => observed.push(v.raw)),
+    });
   });
   afterAll(async () => {
     await t?.close();
     await tt?.close();
   });
 
-  const pageFetches = (id: string) => tt.requests.filter((r) => r.host === 'www.tiktok.com' && r.path.includes(`/video/${id}`)).length;
+  const pageFetches = (id: string) =>
+    tt.requests.filter((r) => r.host === 'www.tiktok.com' && r.path.includes(`/video/${id}`)).length;
   const userRow = async (id: string) => (await t.ctx.db.select().from(users).where(eq(users.id, id)))[0];
   const status = async (c: { get(p: string): Promise<Response> }) => (await c.get('/api/subscription/status')).json();
 
   it('maps the real captured page to the Video info shape, signed out, with only our own media links', async () => {
-    const res = await t.client().post('/api/video/info', { url: `  ${tt.fixtureUrl}?is_from_webapp=1&sender_device=pc  ` });
+    const res = await t
+      .client()
+      .post('/api/video/info', { url: `  ${tt.fixtureUrl}?is_from_webapp=1&sender_device=pc  ` });
     expect(res.status).toBe(200);
     const info = await res.json();
     expect(info).toMatchObject({
@@ -42,7 +49,14 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     });
     expect(info.title).toMatch(/^Digital marketing will be DEAD by 2027/);
     // The sharper HEVC gears (remuxed with their sound by the server), then the muxed H.264 gears.
-    expect(info.downloadOptions.map((o: { quality: string; codec: string; resolution: string; size: number }) => [o.quality, o.codec, o.resolution, o.size])).toEqual([
+    expect(
+      info.downloadOptions.map((o: { quality: string; codec: string; resolution: string; size: number }) => [
+        o.quality,
+        o.codec,
+        o.resolution,
+        o.size,
+      ]),
+    ).toEqual([
       ['1080p', 'hevc', '1080x1920', 57894323],
       ['720p', 'hevc', '720x1280', 33377451],
       ['hd', 'h264', '576x1024', 72143208],
@@ -90,7 +104,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
   it('resolves vm., vt. and /t/ short links and refuses one that does not land on a video', async () => {
     const v = tt.addVideo();
     tt.addShortLink('ZTvm1', `${v.url}?_r=1&_t=abc`);
-    for (const link of ['https://vm.tiktok.com/ZTvm1/', 'https://vt.tiktok.com/ZTvm1', 'https://www.tiktok.com/t/ZTvm1/']) {
+    for (const link of [
+      'https://vm.tiktok.com/ZTvm1/',
+      'https://vt.tiktok.com/ZTvm1',
+      'https://www.tiktok.com/t/ZTvm1/',
+    ]) {
       const res = await t.client().post('/api/video/info', { url: link });
       expect(res.status, link).toBe(200);
       expect((await res.json()).videoId).toBe(v.id);
@@ -155,14 +173,18 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     const cdn = tt.requests.filter((r) => r.path.includes(`/fake/${v.id}/normal_540_0/`));
     expect(cdn.at(-1)!.cookie).toMatch(/tt_chain_token=/);
     expect(cdn.at(-1)!.referer).toMatch(/^https:\/\/www\.tiktok\.com\//);
-    expect(tt.requests.some((r) => r.path.includes('/download_wm/') || r.path.startsWith('/aweme/v1/play'))).toBe(false);
+    expect(tt.requests.some((r) => r.path.includes('/download_wm/') || r.path.startsWith('/aweme/v1/play'))).toBe(
+      false,
+    );
     const recent = await (await c.get('/api/downloads/recent')).json();
     expect(recent[0]).toMatchObject({ videoId: v.id, title: 'Downloaded one', author: 'fakecreator', quality: 'hd' });
   });
 
   it('the CDN refuses a request without the page cookie, so links are never handed out bare', async () => {
     const v = tt.addVideo();
-    const direct = await fetch(`${tt.origin}/video/tos/fake/${v.id}/normal_540_0/`, { headers: { host: 'v16-webapp-prime.us.tiktok.com' } });
+    const direct = await fetch(`${tt.origin}/video/tos/fake/${v.id}/normal_540_0/`, {
+      headers: { host: 'v16-webapp-prime.us.tiktok.com' },
+    });
     expect(direct.status).toBe(403);
     const c = await t.signUp();
     expect((await c.post('/api/video/download', { url: v.url, quality: 'sd' })).status).toBe(200);
@@ -191,7 +213,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     const res = await fetch(`${t.baseUrl}/api/video/download`, {
       method: 'POST',
       signal: ac.signal,
-      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      headers: {
+        'content-type': 'application/json',
+        origin: t.baseUrl,
+        cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
+      },
       body: JSON.stringify({ url: v.url, quality: 'hd' }),
     });
     expect(res.status).toBe(200);
@@ -242,40 +268,46 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
   it.each([
     ['20 MB', 20_000_000],
     ['1 MB', 1_000_000],
-  ])('gives exactly one download to twenty parallel requests from a free user with 5 used (%s file)', async (_label, size) => {
-    const c = await t.signUp({ downloadCount: 5 });
-    const v = tt.addVideo({ media: { size } });
-    await c.post('/api/video/info', { url: v.url });
-    const results = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
-        return { status: res.status, body: res.status === 200 ? await res.arrayBuffer() : await res.json() };
-      }),
-    );
-    // Exactly one request got the file, whole.
-    const ok = results.filter((r) => r.status === 200);
-    expect(ok).toHaveLength(1);
-    expect((ok[0].body as ArrayBuffer).byteLength).toBe(size);
-    const refused = results.filter((r) => r.status === 403);
-    expect(refused).toHaveLength(19);
-    for (const r of refused) expect(r.body).toMatchObject({ limitReached: true, code: 'quota.exhausted' });
-    // Counted exactly once: one completed download row, no slot left reserved.
-    expect(await status(c)).toMatchObject({ downloadCount: 6, remainingDownloads: 0, canDownload: false });
-    const rows = await t.ctx.db.select().from(downloads).where(eq(downloads.userId, c.userId));
-    expect(rows.map((r) => r.status)).toEqual(['completed']);
-    expect(await userRow(c.userId)).toMatchObject({ downloadCount: 6, downloadsReserved: 0 });
-    // CDN side: exactly one transfer was taken whole (by the download above); every other one was
-    // closed by our server, mid-file (aborted) or with the written file unread (reset).
-    const transfers = () => tt.transfers.filter((x) => x.path.includes(`/fake/${v.id}/`));
-    const takenWhole = () => transfers().filter((x) => x.completed && !x.reset);
-    const settled = () => transfers().every((x) => x.completed || x.aborted) && takenWhole().length <= 1;
-    for (let i = 0; i < 50 && !settled(); i++) await new Promise((r) => setTimeout(r, 100));
-    // On failure the message lists every transfer (bytes sent, flags) to tell a late abort from a real leak.
-    const seen = JSON.stringify(transfers().map((x) => [x.status, x.bytesSent, x.completed, x.aborted, x.reset]));
-    expect(takenWhole(), seen).toHaveLength(1);
-    expect(takenWhole()[0].bytesSent, seen).toBe(size);
-    expect(transfers().every((x) => (x.completed && !x.reset) || x.aborted || x.reset), seen).toBe(true);
-  });
+  ])(
+    'gives exactly one download to twenty parallel requests from a free user with 5 used (%s file)',
+    async (_label, size) => {
+      const c = await t.signUp({ downloadCount: 5 });
+      const v = tt.addVideo({ media: { size } });
+      await c.post('/api/video/info', { url: v.url });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
+          return { status: res.status, body: res.status === 200 ? await res.arrayBuffer() : await res.json() };
+        }),
+      );
+      // Exactly one request got the file, whole.
+      const ok = results.filter((r) => r.status === 200);
+      expect(ok).toHaveLength(1);
+      expect((ok[0].body as ArrayBuffer).byteLength).toBe(size);
+      const refused = results.filter((r) => r.status === 403);
+      expect(refused).toHaveLength(19);
+      for (const r of refused) expect(r.body).toMatchObject({ limitReached: true, code: 'quota.exhausted' });
+      // Counted exactly once: one completed download row, no slot left reserved.
+      expect(await status(c)).toMatchObject({ downloadCount: 6, remainingDownloads: 0, canDownload: false });
+      const rows = await t.ctx.db.select().from(downloads).where(eq(downloads.userId, c.userId));
+      expect(rows.map((r) => r.status)).toEqual(['completed']);
+      expect(await userRow(c.userId)).toMatchObject({ downloadCount: 6, downloadsReserved: 0 });
+      // CDN side: exactly one transfer was taken whole (by the download above); every other one was
+      // closed by our server, mid-file (aborted) or with the written file unread (reset).
+      const transfers = () => tt.transfers.filter((x) => x.path.includes(`/fake/${v.id}/`));
+      const takenWhole = () => transfers().filter((x) => x.completed && !x.reset);
+      const settled = () => transfers().every((x) => x.completed || x.aborted) && takenWhole().length <= 1;
+      for (let i = 0; i < 50 && !settled(); i++) await new Promise((r) => setTimeout(r, 100));
+      // On failure the message lists every transfer (bytes sent, flags) to tell a late abort from a real leak.
+      const seen = JSON.stringify(transfers().map((x) => [x.status, x.bytesSent, x.completed, x.aborted, x.reset]));
+      expect(takenWhole(), seen).toHaveLength(1);
+      expect(takenWhole()[0].bytesSent, seen).toBe(size);
+      expect(
+        transfers().every((x) => (x.completed && !x.reset) || x.aborted || x.reset),
+        seen,
+      ).toBe(true);
+    },
+  );
 
   it('refuses a free user at the limit with limitReached, and never limits Pro users', async () => {
     const free = await t.signUp({ downloadCount: 6 });
@@ -292,7 +324,9 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
 
   it('fails a reservation left behind by a crashed process instead of holding the slot forever', async () => {
     const c = await t.signUp({ downloadCount: 5 });
-    await t.ctx.db.insert(downloads).values({ userId: c.userId, url: tt.fixtureUrl, status: 'reserved', createdAt: sql`now() - interval '3 hours'` });
+    await t.ctx.db
+      .insert(downloads)
+      .values({ userId: c.userId, url: tt.fixtureUrl, status: 'reserved', createdAt: sql`now() - interval '3 hours'` });
     await t.ctx.db.update(users).set({ downloadsReserved: 1 }).where(eq(users.id, c.userId));
     const res = await c.post('/api/video/download', { url: tt.addVideo().url, quality: 'hd' });
     expect(res.status).toBe(200);
@@ -331,7 +365,8 @@ describe('video lookups rate limit', () => {
     const t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '3' } });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await t.client().post('/api/video/info', { url: tt.fixtureUrl })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await t.client().post('/api/video/info', { url: tt.fixtureUrl })).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
       const res = await t.client().post('/api/video/info', { url: tt.fixtureUrl });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -346,10 +381,14 @@ describe('video lookups and private addresses', () => {
   it('refuses a TikTok host whose DNS answer is private, without connecting', async () => {
     const { createHttpClient } = await import('../../src/server/adapters/http/index.js');
     const asked: string[] = [];
-    const http = createHttpClient({ lookup: async (host) => (asked.push(host), [{ address: '192.168.1.20', family: 4 }]) });
+    const http = createHttpClient({
+      lookup: async (host) => (asked.push(host), [{ address: '192.168.1.20', family: 4 }]),
+    });
     const t = await createTestApp({ overrides: { http } });
     try {
-      const res = await t.client().post('/api/video/info', { url: 'https://www.tiktok.com/@a/video/7504044860782021930' });
+      const res = await t
+        .client()
+        .post('/api/video/info', { url: 'https://www.tiktok.com/@a/video/7504044860782021930' });
       expect(res.status).toBe(400);
       expect((await res.json()).code).toBe('upstream.blocked');
       expect(asked).toEqual(['www.tiktok.com']);
@@ -371,7 +410,11 @@ describe('downloads to a client that stops reading', () => {
       const v = tt.addVideo({ media: { size: 60_000_000 } });
       const res = await fetch(`${t.baseUrl}/api/video/download`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+        headers: {
+          'content-type': 'application/json',
+          origin: t.baseUrl,
+          cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
+        },
         body: JSON.stringify({ url: v.url, quality: 'hd' }),
       });
       expect(res.status).toBe(200);
@@ -379,7 +422,9 @@ describe('downloads to a client that stops reading', () => {
       const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
       await expect.poll(() => transfer().aborted, { timeout: 10_000 }).toBe(true);
       expect(transfer().bytesSent).toBeLessThan(60_000_000);
-      await expect.poll(async () => (await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadsReserved).toBe(0);
+      await expect
+        .poll(async () => (await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadsReserved)
+        .toBe(0);
       expect((await t.ctx.db.select().from(users).where(eq(users.id, c.userId)))[0].downloadCount).toBe(0);
     } finally {
       await t.close();

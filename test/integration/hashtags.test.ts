@@ -41,7 +41,10 @@ describe.each(DB_KINDS)('hashtag generator (%s)', (db) => {
     const free = await t.signUp();
     const res = await free.post('/api/ai/hashtags', { videoTitle: 'Pasta', platform: 'social media' });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'billing.pro_required', message: 'This is a Pro feature. Upgrade to use it.' });
+    expect(await res.json()).toEqual({
+      code: 'billing.pro_required',
+      message: 'This is a Pro feature. Upgrade to use it.',
+    });
   });
 
   it('answers trending from observed data with real counts, niche from the title, and a 5-tag mix', async () => {
@@ -60,14 +63,18 @@ describe.each(DB_KINDS)('hashtag generator (%s)', (db) => {
     expect(body.trending[0]).toBe('#pastatok');
     expect(body.trending.slice(1, 5).sort()).toEqual(['#dinnerideas', '#easyrecipes', '#foodtok', '#fyp']);
     expect(body.trending).not.toContain('#starbucks');
-    expect(body.tips.find((tip: string) => tip.startsWith('Trending:'))).toMatch(/in the last 30 days \(4 videos looked at; #pastatok on 3\)\.$/);
+    expect(body.tips.find((tip: string) => tip.startsWith('Trending:'))).toMatch(
+      /in the last 30 days \(4 videos looked at; #pastatok on 3\)\.$/,
+    );
     expect(body.niche.slice(0, 3).every((tag: string) => /garlic|pasta|recipe|dinner|creamy/.test(tag))).toBe(true);
     expect(body.mixed).toHaveLength(5);
     for (const list of [body.trending, body.niche, body.mixed]) {
       expect(list.every((tag: string) => VALID.test(tag))).toBe(true);
       expect(new Set(list).size).toBe(list.length);
     }
-    expect(body.tips.some((tip: string) => tip.includes('TikTok and Instagram now allow 5 hashtags per post'))).toBe(true);
+    expect(body.tips.some((tip: string) => tip.includes('TikTok and Instagram now allow 5 hashtags per post'))).toBe(
+      true,
+    );
   });
 
   it('refuses a missing or blank title and over-long fields with clear 400s', async () => {
@@ -89,11 +96,15 @@ describe.each(DB_KINDS)('hashtag generator (%s)', (db) => {
     const emoji = await (await pro.post('/api/ai/hashtags', { videoTitle: '🍝🔥😍' })).json();
     expect(emoji.mixed).toHaveLength(5);
     expect(emoji.tips.some((tip: string) => /could not find words/.test(tip))).toBe(true);
-    const html = await pro.post('/api/ai/hashtags', { videoTitle: '<img src=x onerror=alert(1)><script>alert(2)</script>Cat zoomies at 3am' });
+    const html = await pro.post('/api/ai/hashtags', {
+      videoTitle: '<img src=x onerror=alert(1)><script>alert(2)</script>Cat zoomies at 3am',
+    });
     expect(html.status).toBe(200);
     const htmlBody = JSON.stringify(await html.json());
     expect(htmlBody).not.toMatch(/<|>|onerror|alert/);
-    const japanese = await (await pro.post('/api/ai/hashtags', { videoTitle: '簡単 パスタ レシピ', niche: '料理' })).json();
+    const japanese = await (
+      await pro.post('/api/ai/hashtags', { videoTitle: '簡単 パスタ レシピ', niche: '料理' })
+    ).json();
     expect(japanese.niche).toContain('#料理');
     expect(japanese.niche.some((tag: string) => tag.includes('パスタ'))).toBe(true);
   });
@@ -110,7 +121,10 @@ describe.each(DB_KINDS)('content optimiser (%s)', (db) => {
 
   it('needs a signed-in user (free is fine)', async () => {
     expect((await t.client().post('/api/content/optimize', { content: 'Hi', platforms: ['tiktok'] })).status).toBe(401);
-    const res = await user.post('/api/content/optimize', { content: 'New pasta recipe tonight. Come cook with me!', platforms: ['tiktok'] });
+    const res = await user.post('/api/content/optimize', {
+      content: 'New pasta recipe tonight. Come cook with me!',
+      platforms: ['tiktok'],
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.source).toBe('builtin');
@@ -125,7 +139,9 @@ describe.each(DB_KINDS)('content optimiser (%s)', (db) => {
   });
 
   it('uses the shared default platforms when none are sent', async () => {
-    const body = await (await user.post('/api/content/optimize', { content: 'My morning routine in 60 seconds.' })).json();
+    const body = await (
+      await user.post('/api/content/optimize', { content: 'My morning routine in 60 seconds.' })
+    ).json();
     expect(body.platforms.map((p: { platform: string }) => p.platform)).toEqual(['instagram', 'youtube', 'linkedin']);
     expect(body.platforms.map((p: { characterLimit: number }) => p.characterLimit)).toEqual([2200, 5000, 3000]);
   });
@@ -136,7 +152,10 @@ describe.each(DB_KINDS)('content optimiser (%s)', (db) => {
       [{ content: ' \n\t ', platforms: ['tiktok'] }, 'Content required - Please enter some content to optimize'],
       [{ platforms: ['tiktok'] }, 'Content required - Please enter some content to optimize'],
       [{ content: 'Hi', platforms: [] }, 'Platform required - Please select at least one platform'],
-      [{ content: 'Hi', platforms: ['myspace'] }, 'Please choose a valid platform: tiktok, instagram, youtube, linkedin'],
+      [
+        { content: 'Hi', platforms: ['myspace'] },
+        'Please choose a valid platform: tiktok, instagram, youtube, linkedin',
+      ],
       [{ content: 'Hi', platforms: 'tiktok' }, 'Invalid input: expected array, received string'],
       [{ content: 'x'.repeat(10_001), platforms: ['tiktok'] }, 'Content is too long (max 10,000 characters)'],
     ];
@@ -150,7 +169,10 @@ describe.each(DB_KINDS)('content optimiser (%s)', (db) => {
   it('fits 10,000 characters into every platform limit', async () => {
     const content = 'Budget travel in Lisbon is easier than you think. '.repeat(200);
     expect(content.length).toBe(10_000);
-    const res = await user.post('/api/content/optimize', { content, platforms: ['tiktok', 'instagram', 'youtube', 'linkedin'] });
+    const res = await user.post('/api/content/optimize', {
+      content,
+      platforms: ['tiktok', 'instagram', 'youtube', 'linkedin'],
+    });
     expect(res.status).toBe(200);
     for (const p of (await res.json()).platforms) {
       expect(p.optimizedCaption.length).toBeLessThanOrEqual(p.characterLimit);

@@ -31,9 +31,13 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
     await llm?.close();
   });
 
-  const ask = () => pro.post('/api/ai/hashtags', { videoTitle: 'Sourdough bread for beginners', platform: 'social media' });
+  const ask = () =>
+    pro.post('/api/ai/hashtags', { videoTitle: 'Sourdough bread for beginners', platform: 'social media' });
   const optimize = () =>
-    pro.post('/api/content/optimize', { content: 'My first sourdough loaf. It took three days but it was worth it!', platforms: ['tiktok', 'youtube'] });
+    pro.post('/api/content/optimize', {
+      content: 'My first sourdough loaf. It took three days but it was worth it!',
+      platforms: ['tiktok', 'youtube'],
+    });
 
   it('uses a good model answer for hashtags, validated and cleaned', async () => {
     llm.mode = 'good';
@@ -45,7 +49,10 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
     const call = llm.calls[before];
     expect(call.model).toBe('gpt-test');
     expect(call.responseFormat).toEqual({ type: 'json_object' });
-    expect(JSON.parse(call.user)).toMatchObject({ videoTitle: 'Sourdough bread for beginners', observedTrendingHashtags: ['#sourdoughtok', '#bread'] });
+    expect(JSON.parse(call.user)).toMatchObject({
+      videoTitle: 'Sourdough bread for beginners',
+      observedTrendingHashtags: ['#sourdoughtok', '#bread'],
+    });
     // The model's duplicates, spaces and missing '#' are fixed; niche comes from the model.
     expect(body.niche.slice(0, 4)).toEqual(['#sourdough', '#bread', '#beginners', '#sourdoughlovers']);
     expect(body.niche).toContain('#sourdoughtips');
@@ -71,7 +78,9 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
     expect(body.source).toBe('llm');
     const [tiktok, youtube] = body.platforms;
     expect(tiktok.platform).toBe('tiktok');
-    expect(tiktok.optimizedCaption.startsWith('My first sourdough loaf.\n\nIt took three days but it was worth it!')).toBe(true);
+    expect(
+      tiktok.optimizedCaption.startsWith('My first sourdough loaf.\n\nIt took three days but it was worth it!'),
+    ).toBe(true);
     // The inline tag moved to the hashtag line; duplicates dropped; 5 at most on TikTok, 3 on YouTube.
     expect(tiktok.hashtags).toEqual(['#inlinetag', '#one', '#two', '#three', '#four']);
     expect(tiktok.optimizedCaption.endsWith('\n\n#inlinetag #one #two #three #four')).toBe(true);
@@ -126,9 +135,9 @@ describe.each(DB_KINDS)('language model engines (%s)', (db) => {
 describe('language model configuration', () => {
   it('refuses to start with a partial LLM_* setup (naming the missing variable) or a bad URL', async () => {
     // A half-configured model used to be a warning and a silent fallback; config.ts refuses it once.
-    await expect(createTestApp({ env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'gpt-test' } })).rejects.toThrow(
-      /LLM_API_KEY is required when LLM_BASE_URL, LLM_MODEL are set/,
-    );
+    await expect(
+      createTestApp({ env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'gpt-test' } }),
+    ).rejects.toThrow(/LLM_API_KEY is required when LLM_BASE_URL, LLM_MODEL are set/);
     await expect(createTestApp({ env: { LLM_BASE_URL: 'not a url' } })).rejects.toThrow(/LLM_BASE_URL/);
   });
 });

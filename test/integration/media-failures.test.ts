@@ -30,7 +30,10 @@ describe.each(DB_KINDS)('media failures (%s)', (db) => {
   const jobDirs = () => (fs.existsSync(tmpRoot) ? fs.readdirSync(tmpRoot) : []);
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: '1', MEDIA_QUEUE_LIMIT: '1' } });
+    t = await createTestApp({
+      db,
+      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: '1', MEDIA_QUEUE_LIMIT: '1' },
+    });
     tmpRoot = path.join(t.ctx.config.DATA_DIR, 'tmp', 'media');
     pro = await t.signUp({ pro: true });
   });
@@ -40,11 +43,16 @@ describe.each(DB_KINDS)('media failures (%s)', (db) => {
   });
 
   it('answers 422 media.unreadable for a corrupt file, on both tools, and leaves no temp files', async () => {
-    const v = tt.addVideo({ media: { bytes: Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypmp42'), Buffer.alloc(40_000, 7)]) } });
+    const v = tt.addVideo({
+      media: { bytes: Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypmp42'), Buffer.alloc(40_000, 7)]) },
+    });
     for (const p of ['/api/audio/extract', '/api/transcription/generate']) {
       const res = await pro.post(p, { url: v.url });
       expect(res.status).toBe(422);
-      expect(await res.json()).toEqual({ code: 'media.unreadable', message: 'This video file could not be read. Please try a different video.' });
+      expect(await res.json()).toEqual({
+        code: 'media.unreadable',
+        message: 'This video file could not be read. Please try a different video.',
+      });
     }
     expect(jobDirs()).toEqual([]);
   });
@@ -79,7 +87,11 @@ describe.each(DB_KINDS)('media failures (%s)', (db) => {
     const ac = new AbortController();
     const pending = fetch(`${t.baseUrl}/api/audio/extract`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...pro.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      headers: {
+        'content-type': 'application/json',
+        origin: t.baseUrl,
+        cookie: [...pro.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
+      },
       body: JSON.stringify({ url: v.url }),
       signal: ac.signal,
     }).catch((e) => e);

@@ -16,14 +16,23 @@ import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 const async = { prefer: 'respond-async' };
 const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
 /** A video whose download takes a few seconds (it holds the one media worker meanwhile). */
-const slowVideo = (tt: FakeTikTok) => tt.addVideo({ media: { file: toneMp4(20) }, duration: 20, bytesPerSecond: 150_000 });
+const slowVideo = (tt: FakeTikTok) =>
+  tt.addVideo({ media: { file: toneMp4(20) }, duration: 20, bytesPerSecond: 150_000 });
 
 describe.each(DB_KINDS)('media jobs (%s)', (db) => {
   let tt: FakeTikTok;
   let t: TestApp;
   beforeAll(async () => {
     tt = await startFakeTikTok();
-    t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '1000', MEDIA_CONCURRENCY: '1', MEDIA_QUEUE_LIMIT: '10' } });
+    t = await createTestApp({
+      db,
+      env: {
+        UPSTREAM_HOST_MAP: tt.hostMapJson,
+        VIDEO_INFO_PER_MINUTE: '1000',
+        MEDIA_CONCURRENCY: '1',
+        MEDIA_QUEUE_LIMIT: '10',
+      },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -83,14 +92,34 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
       if (name === 'blocker') await gate;
       const file = path.join(dir, `${name}.txt`);
       fs.writeFileSync(file, name);
-      return t.ctx.services.mediaResults.save({ key: String(data.key), kind: 'probe', videoId: null, file, ext: 'txt', contentType: 'text/plain', size: name.length, meta: {} });
+      return t.ctx.services.mediaResults.save({
+        key: String(data.key),
+        kind: 'probe',
+        videoId: null,
+        file,
+        ext: 'txt',
+        contentType: 'text/plain',
+        size: name.length,
+        meta: {},
+      });
     });
     const tag = Date.now();
     const run = (name: string, owner: string, priority: number) =>
-      t.ctx.services.mediaJobs.run({ kind: 'probe', key: `probe:${tag}:${name}`, data: { name }, who: { owner, priority } });
+      t.ctx.services.mediaJobs.run({
+        kind: 'probe',
+        key: `probe:${tag}:${name}`,
+        data: { name },
+        who: { owner, priority },
+      });
     const blocker = run('blocker', 'x', 2);
     await expect.poll(() => order, { timeout: 10_000 }).toEqual(['blocker']);
-    const names = [['free-1', 'f', 1], ['free-2', 'f', 1], ['pro-p1', 'p', 2], ['pro-p2', 'p', 2], ['pro-q1', 'q', 2]] as const;
+    const names = [
+      ['free-1', 'f', 1],
+      ['free-2', 'f', 1],
+      ['pro-p1', 'p', 2],
+      ['pro-p2', 'p', 2],
+      ['pro-q1', 'q', 2],
+    ] as const;
     const rest = [];
     // One after another (requests at the same moment have no order): each is in line before the next.
     for (const [name, owner, priority] of names) {
@@ -119,12 +148,22 @@ describe('media jobs: a job that ends in a refusal', () => {
       await gate;
       throw fail('media.no_audio', { variant: 'transcribe' });
     });
-    const pending = await t.ctx.services.mediaJobs.run({ kind: 'refusal', key: `refusal:${Date.now()}`, data: {} }, undefined, { respondAsync: true });
+    const pending = await t.ctx.services.mediaJobs.run(
+      { kind: 'refusal', key: `refusal:${Date.now()}`, data: {} },
+      undefined,
+      { respondAsync: true },
+    );
     expect(pending).toMatchObject({ state: 'running' });
     release();
     const id = (pending as { id: string }).id;
-    await expect.poll(async () => (await t.ctx.services.mediaJobs.status(id)).state, { timeout: 10_000 }).toBe('failed');
-    expect((await t.ctx.services.mediaJobs.status(id)).error).toEqual({ code: 'media.no_audio', message: 'This video has no sound to transcribe.', params: { variant: 'transcribe' } });
+    await expect
+      .poll(async () => (await t.ctx.services.mediaJobs.status(id)).state, { timeout: 10_000 })
+      .toBe('failed');
+    expect((await t.ctx.services.mediaJobs.status(id)).error).toEqual({
+      code: 'media.no_audio',
+      message: 'This video has no sound to transcribe.',
+      params: { variant: 'transcribe' },
+    });
   });
 });
 
@@ -147,7 +186,9 @@ describe('media jobs: a request waits up to MEDIA_WAIT_SECONDS', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await res.json()).code).toBe('media.busy');
-    await expect.poll(async () => !!(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`)), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => !!(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`)), { timeout: 30_000 })
+      .toBe(true);
     const again = await pro.post('/api/audio/extract', { url: v.url });
     expect(again.status).toBe(200);
     expect(transfersOf(tt, v.id)).toHaveLength(1);

@@ -13,7 +13,13 @@ describe('npm-shipped ffmpeg fallback', () => {
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const ff = locateFfmpeg(undefined, '/nonexistent');
   const fp = locateFfprobe(undefined, '/nonexistent');
-  const media = createMediaProcessor({ ffmpeg: ff.path, ffprobe: fp.path, tmpRoot: tmp, timeoutMs: 60_000, maxInputBytes: 1e9 });
+  const media = createMediaProcessor({
+    ffmpeg: ff.path,
+    ffprobe: fp.path,
+    tmpRoot: tmp,
+    timeoutMs: 60_000,
+    maxInputBytes: 1e9,
+  });
 
   it('is found inside node_modules when PATH has no ffmpeg, and an explicit path wins', () => {
     expect(ff.source).toBe('npm');

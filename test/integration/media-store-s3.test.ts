@@ -17,7 +17,13 @@ describe.each(DB_KINDS)('media store on S3 (%s)', (db) => {
     s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
     t = await createTestApp({
       db,
-      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, S3_ENDPOINT: s3.url, S3_BUCKET: 'smt-media', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' },
+      env: {
+        UPSTREAM_HOST_MAP: tt.hostMapJson,
+        S3_ENDPOINT: s3.url,
+        S3_BUCKET: 'smt-media',
+        S3_ACCESS_KEY_ID: 'AKIDTEST',
+        S3_SECRET_ACCESS_KEY: 'secret-test-key',
+      },
     });
   });
   afterAll(async () => {
@@ -52,6 +58,8 @@ describe.each(DB_KINDS)('media store on S3 (%s)', (db) => {
 
 describe('S3 configuration', () => {
   it('refuses a partial S3_* setup naming the missing variable', async () => {
-    await expect(createTestApp({ env: { S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'b' } })).rejects.toThrow(/S3_ACCESS_KEY_ID is required/);
+    await expect(createTestApp({ env: { S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'b' } })).rejects.toThrow(
+      /S3_ACCESS_KEY_ID is required/,
+    );
   });
 });

@@ -15,7 +15,14 @@ describe('OpenAPI description', () => {
     const doc = await res.json();
     expect(doc.openapi).toMatch(/^3\./);
     const paths = Object.keys(doc.paths);
-    for (const p of ['/api/video/info', '/api/video/download', '/api/auth/login', '/api/subscription/status', '/api/audio/extract', '/api/blog/posts']) {
+    for (const p of [
+      '/api/video/info',
+      '/api/video/download',
+      '/api/auth/login',
+      '/api/subscription/status',
+      '/api/audio/extract',
+      '/api/blog/posts',
+    ]) {
       expect(paths, p).toContain(p);
     }
     expect(paths).not.toContain('/api/docs');
@@ -23,6 +30,8 @@ describe('OpenAPI description', () => {
     expect(info.requestBody.content['application/json'].schema.properties.url).toBeDefined();
     const ok = info.responses['200'].content['application/json'].schema;
     expect(Object.keys(ok.properties)).toEqual(expect.arrayContaining(['videoId', 'title', 'downloadOptions']));
-    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
   });
 });

@@ -17,13 +17,34 @@ const unzip = async (file: string) => zipEntries(fs.readFileSync(file));
 
 /** The mean colour (r, g, b) of a crop of the frame at `seconds`. */
 function colourAt(file: string, seconds: number, crop = 'crop=200:200'): number[] {
-  const raw = execFileSync(FFMPEG, ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', `${crop},scale=1:1`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  const raw = execFileSync(FFMPEG, [
+    '-v',
+    'error',
+    '-ss',
+    String(seconds),
+    '-i',
+    file,
+    '-frames:v',
+    '1',
+    '-vf',
+    `${crop},scale=1:1`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
   return [...raw.subarray(0, 3)];
 }
 
 function probe(file: string) {
-  const out = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
-  return { streams: out.streams as Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>, duration: Number(out.format.duration) };
+  const out = JSON.parse(
+    execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }),
+  );
+  return {
+    streams: out.streams as Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>,
+    duration: Number(out.format.duration),
+  };
 }
 
 describe.each(DB_KINDS)('photo posts (%s)', (db) => {
@@ -31,7 +52,11 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
   let t: TestApp;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-photos-'));
   // Red portrait 3:4, green tall 9:16, blue landscape: the frame is 1080x1920, the others letterboxed.
-  const slides = () => [solidJpeg('ff0000', 1080, 1440), solidJpeg('00c000', 1080, 1920), solidJpeg('0000ff', 1280, 720)];
+  const slides = () => [
+    solidJpeg('ff0000', 1080, 1440),
+    solidJpeg('00c000', 1080, 1920),
+    solidJpeg('0000ff', 1280, 720),
+  ];
   beforeAll(async () => {
     tt = await startFakeTikTok();
     t = await createTestApp({ db, env: { UPSTREAM_HOST_MAP: tt.hostMapJson } });
@@ -57,14 +82,18 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
       { url: `/api/video/image/${p.id}/2`, width: 1080, height: 1920 },
       { url: `/api/video/image/${p.id}/3`, width: 1280, height: 720 },
     ]);
-    expect(info.downloadOptions.map((o: { quality: string; resolution: string }) => [o.quality, o.resolution])).toEqual([
-      ['images', '1080x1440'],
-      ['slideshow', '1080x1920'],
-    ]);
+    expect(info.downloadOptions.map((o: { quality: string; resolution: string }) => [o.quality, o.resolution])).toEqual(
+      [
+        ['images', '1080x1440'],
+        ['slideshow', '1080x1920'],
+      ],
+    );
     const slide = await t.client().get(`/api/video/image/${p.id}/2?download=1`);
     expect(slide.status).toBe(200);
     expect(slide.headers.get('content-type')).toBe('image/jpeg');
-    expect(slide.headers.get('content-disposition')).toBe(`attachment; filename="tiktok-fakephotographer-${p.id}-02.jpg"`);
+    expect(slide.headers.get('content-disposition')).toBe(
+      `attachment; filename="tiktok-fakephotographer-${p.id}-02.jpg"`,
+    );
     expect(Buffer.from(await slide.arrayBuffer()).equals(fs.readFileSync(p.slides[1]))).toBe(true);
     const none = await t.client().get(`/api/video/image/${p.id}/4`);
     expect([none.status, (await none.json()).code]).toEqual([404, 'video.no_slide']);
@@ -81,7 +110,9 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     const res = await c.post('/api/video/download', { url: p.url, quality: 'images' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tiktok-fakephotographer-${p.id}-photos.zip"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="tiktok-fakephotographer-${p.id}-photos.zip"`,
+    );
     const length = Number(res.headers.get('content-length'));
     const file = await save(res, 'slides.zip');
     expect(fs.statSync(file).size).toBe(length);
@@ -96,7 +127,10 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     expect(Buffer.from(await again.arrayBuffer()).equals(fs.readFileSync(file))).toBe(true);
     expect(tt.transfers.length).toBe(transfers);
     await expect.poll(async () => (await count(c.userId)).downloadCount).toBe(2);
-    expect((await c.get('/api/downloads/recent').then((r) => r.json()))[0]).toMatchObject({ videoId: p.id, quality: 'images' });
+    expect((await c.get('/api/downloads/recent').then((r) => r.json()))[0]).toMatchObject({
+      videoId: p.id,
+      quality: 'images',
+    });
   });
 
   it('renders the slideshow: H.264 + AAC, 1080 wide, as long as the sound, each slide an equal share, in order, letterboxed', async () => {
@@ -130,9 +164,15 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     const p1 = probe(show);
     expect(p1.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 1080, height: 1440 });
     expect(p1.duration).toBeGreaterThan(3.8);
-    expect((await unzip(await save(await pro.post('/api/video/download', { url: one.url, quality: 'images' }), 'one.zip'))).map((e) => e.name)).toEqual(['01.jpg']);
+    expect(
+      (
+        await unzip(await save(await pro.post('/api/video/download', { url: one.url, quality: 'images' }), 'one.zip'))
+      ).map((e) => e.name),
+    ).toEqual(['01.jpg']);
     const silent = tt.addPhotoPost({ slides: slides(), sound: null });
-    const p2 = probe(await save(await pro.post('/api/video/download', { url: silent.url, quality: 'slideshow' }), 'silent.mp4'));
+    const p2 = probe(
+      await save(await pro.post('/api/video/download', { url: silent.url, quality: 'slideshow' }), 'silent.mp4'),
+    );
     expect(p2.streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
     expect(p2.duration).toBeGreaterThan(8.8); // three slides, three seconds each
   });
@@ -143,7 +183,10 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     for (const quality of ['images', 'slideshow']) {
       const res = await c.post('/api/video/download', { url: p.url, quality });
       expect(res.status).toBe(424);
-      expect(await res.json()).toMatchObject({ code: 'upstream.unavailable', message: expect.stringContaining('slide 2') });
+      expect(await res.json()).toMatchObject({
+        code: 'upstream.unavailable',
+        message: expect.stringContaining('slide 2'),
+      });
     }
     const user = await count(c.userId);
     expect([user.downloadCount, user.downloadsReserved]).toEqual([0, 0]);
@@ -158,12 +201,19 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     const ac = new AbortController();
     const pending = fetch(`${t.baseUrl}/api/video/download`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      headers: {
+        'content-type': 'application/json',
+        origin: t.baseUrl,
+        cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
+      },
       body: JSON.stringify({ url: p.url, quality: 'slideshow' }),
       signal: ac.signal,
     }).catch((e: unknown) => e);
     const jobs = path.join(t.ctx.config.DATA_DIR, 'tmp', 'media');
-    const rendering = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(jobs) && l.includes('slideshow.mp4'));
+    const rendering = () =>
+      execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(jobs) && l.includes('slideshow.mp4'));
     await expect.poll(rendering, { timeout: 20_000, interval: 50 }).toHaveLength(1);
     ac.abort();
     expect(await pending).toBeInstanceOf(Error);

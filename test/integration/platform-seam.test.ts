@@ -35,7 +35,9 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
   const rowsOf = async (query: ReturnType<typeof sql>) => {
-    const result = (await t.ctx.db.execute(query)) as unknown as { rows?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>;
+    const result = (await t.ctx.db.execute(query)) as unknown as
+      | { rows?: Array<Record<string, unknown>> }
+      | Array<Record<string, unknown>>;
     return Array.isArray(result) ? result : (result.rows ?? []);
   };
 
@@ -51,7 +53,9 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       thumbnail: '/api/video/thumbnail/abcd1234?platform=clips',
       videoUrl: '/api/video/stream/abcd1234?platform=clips',
     });
-    expect(info.downloadOptions.map((o: { quality: string; resolution: string }) => [o.quality, o.resolution])).toEqual([['hd', '320x568']]);
+    expect(info.downloadOptions.map((o: { quality: string; resolution: string }) => [o.quality, o.resolution])).toEqual(
+      [['hd', '320x568']],
+    );
     const short = clips.addShortLink('xyz', 'abcd1234');
     expect((await (await t.client().post('/api/video/info', { url: short })).json()).videoId).toBe('abcd1234');
     const cover = await t.client().get(info.thumbnail);
@@ -71,7 +75,9 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(video))).toBe(true);
     await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
-    expect(await rowsOf(sql`select platform, video_id from downloads where user_id = ${c.userId}`)).toEqual([{ platform: 'clips', video_id: 'dl000001' }]);
+    expect(await rowsOf(sql`select platform, video_id from downloads where user_id = ${c.userId}`)).toEqual([
+      { platform: 'clips', video_id: 'dl000001' },
+    ]);
   });
 
   it('previews a clip, extracts its MP3 and reads its captions', async () => {
@@ -84,7 +90,9 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     const mp3 = path.join(tmp, 'clip.mp3');
     fs.writeFileSync(mp3, Buffer.from(await (await fetch(t.baseUrl + body.audioUrl)).arrayBuffer()));
     expect(Math.abs(ffprobe(mp3).duration - 4)).toBeLessThan(0.2); // the video's sound, not the 3 s track
-    expect(await rowsOf(sql`select platform from media_results where key = ${'audio:clips-au000001'}`)).toEqual([{ platform: 'clips' }]);
+    expect(await rowsOf(sql`select platform from media_results where key = ${'audio:clips-au000001'}`)).toEqual([
+      { platform: 'clips' },
+    ]);
 
     const preview = await pro.get('/api/video/stream/au000001?platform=clips');
     expect(preview.status).toBe(200);

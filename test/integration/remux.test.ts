@@ -11,11 +11,26 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
 
-interface Stream { codec_type: string; codec_name: string; codec_tag_string: string; width?: number; height?: number }
+interface Stream {
+  codec_type: string;
+  codec_name: string;
+  codec_tag_string: string;
+  width?: number;
+  height?: number;
+}
 function probe(file: string): { streams: Stream[]; duration: number; faststart: boolean } {
-  const out = JSON.parse(execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
-  const head = fs.readFileSync(file).subarray(0, 64 * 1024).toString('latin1');
-  return { streams: out.streams, duration: Number(out.format.duration), faststart: head.indexOf('moov') >= 0 && head.indexOf('moov') < head.indexOf('mdat') };
+  const out = JSON.parse(
+    execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }),
+  );
+  const head = fs
+    .readFileSync(file)
+    .subarray(0, 64 * 1024)
+    .toString('latin1');
+  return {
+    streams: out.streams,
+    duration: Number(out.format.duration),
+    faststart: head.indexOf('moov') >= 0 && head.indexOf('moov') < head.indexOf('mdat'),
+  };
 }
 
 describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
@@ -41,7 +56,13 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
   it('offers 1080p and 720p HEVC besides the H.264 files, with the codec on each option', async () => {
     const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
     const info = await (await t.client().post('/api/video/info', { url: v.url })).json();
-    expect(info.downloadOptions.map((o: { quality: string; codec: string; resolution: string }) => [o.quality, o.codec, o.resolution])).toEqual([
+    expect(
+      info.downloadOptions.map((o: { quality: string; codec: string; resolution: string }) => [
+        o.quality,
+        o.codec,
+        o.resolution,
+      ]),
+    ).toEqual([
       ['1080p', 'hevc', '1080x1920'],
       ['720p', 'hevc', '720x1280'],
       ['hd', 'h264', '576x1024'],
@@ -79,7 +100,9 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
     const pro = await t.signUp({ pro: true });
     const before = tt.transfers.length;
-    const [a, b] = await Promise.all([0, 1].map(() => pro.post('/api/video/download', { url: v.url, quality: '720p' })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => pro.post('/api/video/download', { url: v.url, quality: '720p' })),
+    );
     const [fa, fb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())];
     expect(fa.equals(fb)).toBe(true);
     expect(tt.transfers.length - before).toBe(2); // one video gear and one sound track
@@ -90,9 +113,15 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     const firstSoundGone = tt.addVideo({ hevc: { gears: gears(), sounds: [null, aacSound(3)] } });
     const r1 = await c.post('/api/video/download', { url: firstSoundGone.url, quality: '1080p' });
     expect(r1.headers.get('x-video-quality')).toBe('1080p');
-    expect(probe(await save(r1, 'b.mp4')).streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+    expect(
+      probe(await save(r1, 'b.mp4'))
+        .streams.map((s) => s.codec_type)
+        .sort(),
+    ).toEqual(['audio', 'video']);
 
-    const gearGone = tt.addVideo({ hevc: { gears: { '1080p': null, '720p': hevcVideoOnly(720, 1280, 3) }, sounds: [aacSound(3)] } });
+    const gearGone = tt.addVideo({
+      hevc: { gears: { '1080p': null, '720p': hevcVideoOnly(720, 1280, 3) }, sounds: [aacSound(3)] },
+    });
     const r2 = await c.post('/api/video/download', { url: gearGone.url, quality: '1080p' });
     expect(r2.headers.get('x-video-quality')).toBe('720p');
     expect(probe(await save(r2, 'c.mp4')).streams.find((s) => s.codec_type === 'video')?.height).toBe(1280);
@@ -108,7 +137,12 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
 
   it('remuxes a gear with its index at the end as well as a DASH one, and falls back from a gear cut mid-transfer', async () => {
     const c = await t.signUp({ pro: true });
-    const plain = tt.addVideo({ hevc: { gears: { '1080p': hevcVideoOnly(1080, 1920, 3, { indexLast: true }), '720p': null }, sounds: [aacSound(3)] } });
+    const plain = tt.addVideo({
+      hevc: {
+        gears: { '1080p': hevcVideoOnly(1080, 1920, 3, { indexLast: true }), '720p': null },
+        sounds: [aacSound(3)],
+      },
+    });
     const r1 = await c.post('/api/video/download', { url: plain.url, quality: '1080p' });
     expect(r1.headers.get('x-video-quality')).toBe('1080p');
     const p1 = probe(await save(r1, 'plain.mp4'));
@@ -130,7 +164,11 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     const ac = new AbortController();
     const pending = fetch(`${t.baseUrl}/api/video/download`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: t.baseUrl, cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+      headers: {
+        'content-type': 'application/json',
+        origin: t.baseUrl,
+        cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
+      },
       body: JSON.stringify({ url: v.url, quality: '1080p' }),
       signal: ac.signal,
     }).catch((e: unknown) => e);
@@ -139,10 +177,16 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     expect(await pending).toBeInstanceOf(Error);
     const jobs = path.join(t.ctx.config.DATA_DIR, 'tmp', 'media');
     await expect.poll(() => (fs.existsSync(jobs) ? fs.readdirSync(jobs) : []), { timeout: 10_000 }).toEqual([]);
-    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadsReserved, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadsReserved, { timeout: 10_000 })
+      .toBe(0);
     expect((await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(0);
     expect(await t.ctx.repos.mediaResults.findFresh(`remux:${v.id}:1080p`)).toBeUndefined();
     // The CDN transfers stopped too (none left running for a client who left).
-    await expect.poll(() => tt.transfers.filter((x) => x.path.includes(`/${v.id}/`)).map((x) => x.aborted || x.completed), { timeout: 10_000 }).not.toContain(false);
+    await expect
+      .poll(() => tt.transfers.filter((x) => x.path.includes(`/${v.id}/`)).map((x) => x.aborted || x.completed), {
+        timeout: 10_000,
+      })
+      .not.toContain(false);
   });
 });

@@ -9,7 +9,13 @@ import { createPostgresDatabase } from '../helpers/test-db.js';
 type Turn = { node: string; name: string; ran: boolean };
 
 /** A node whose schedules include `probe` (every 10 minutes), reporting every turn it takes. */
-async function node(name: string, database: Database | undefined, turns: Turn[], runs: string[], env: Record<string, string> = {}) {
+async function node(
+  name: string,
+  database: Database | undefined,
+  turns: Turn[],
+  runs: string[],
+  env: Record<string, string> = {},
+) {
   return createTestApp({
     database,
     env,
@@ -43,7 +49,9 @@ describe('schedules across three nodes on one PostgreSQL', () => {
     expect(row!.finishedAt).not.toBeNull();
     // The other built-in tasks also ran exactly once, on whichever node took them.
     for (const task of ['media-results-cleanup', 'billing-reconciliation', 'sessions-prune']) {
-      await expect.poll(async () => (await nodes[0].ctx.repos.scheduleRuns.find(task))?.runs, { timeout: 20_000 }).toBe(1);
+      await expect
+        .poll(async () => (await nodes[0].ctx.repos.scheduleRuns.find(task))?.runs, { timeout: 20_000 })
+        .toBe(1);
     }
 
     // Node a restarts: its start turn finds the run of this interval already done.

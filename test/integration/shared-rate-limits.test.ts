@@ -14,7 +14,10 @@ describe('rate limits across two nodes on one PostgreSQL', () => {
     tt = await startFakeTikTok();
     db = await createPostgresDatabase();
     const env = { UPSTREAM_HOST_MAP: tt.hostMapJson, TRUST_PROXY: 'true' };
-    nodes = [await createTestApp({ database: await openPostgres(db.url), env }), await createTestApp({ database: await openPostgres(db.url), env })];
+    nodes = [
+      await createTestApp({ database: await openPostgres(db.url), env }),
+      await createTestApp({ database: await openPostgres(db.url), env }),
+    ];
   });
   afterAll(async () => {
     for (const n of nodes ?? []) await n.close();
@@ -28,18 +31,25 @@ describe('rate limits across two nodes on one PostgreSQL', () => {
     const v = tt.addVideo();
     const visitor = { 'x-forwarded-for': '198.51.100.77' };
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await nodes[i % 2].client().post('/api/video/info', { url: v.url }, visitor)).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await nodes[i % 2].client().post('/api/video/info', { url: v.url }, visitor)).status);
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(statuses[20]).toBe(429);
     // Someone else is not affected.
-    expect((await nodes[1].client().post('/api/video/info', { url: v.url }, { 'x-forwarded-for': '198.51.100.78' })).status).toBe(200);
+    expect(
+      (await nodes[1].client().post('/api/video/info', { url: v.url }, { 'x-forwarded-for': '198.51.100.78' })).status,
+    ).toBe(200);
   });
 
   it('counts wrong passwords for one (IP, email) on both nodes together', async () => {
     const owner = await nodes[0].signUp();
     const from = { 'x-forwarded-for': '203.0.113.9' };
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await nodes[i % 2].client().post('/api/auth/login', { email: owner.email, password: 'wrong password' }, from)).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await nodes[i % 2].client().post('/api/auth/login', { email: owner.email, password: 'wrong password' }, from))
+          .status,
+      );
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
   });
@@ -52,7 +62,12 @@ describe('rate limits across two nodes through Redis (REDIS_URL)', () => {
   beforeAll(async () => {
     tt = await startFakeTikTok();
     // Each node on its own embedded database: only Redis is shared.
-    const env = { UPSTREAM_HOST_MAP: tt.hostMapJson, TRUST_PROXY: 'true', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix };
+    const env = {
+      UPSTREAM_HOST_MAP: tt.hostMapJson,
+      TRUST_PROXY: 'true',
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: prefix,
+    };
     nodes = [await createTestApp({ env }), await createTestApp({ env })];
   });
   afterAll(async () => {
@@ -65,7 +80,8 @@ describe('rate limits across two nodes through Redis (REDIS_URL)', () => {
     const v = tt.addVideo();
     const visitor = { 'x-forwarded-for': '198.51.100.90' };
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await nodes[i % 2].client().post('/api/video/info', { url: v.url }, visitor)).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await nodes[i % 2].client().post('/api/video/info', { url: v.url }, visitor)).status);
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(statuses[20]).toBe(429);
   });

@@ -16,7 +16,12 @@ async function signUp(app: TestApp, o: { pro?: boolean; email?: string } = {}) {
   const c = app.client();
   const n = ++ipSeq;
   const email = o.email ?? `curator${Date.now()}_${n}@example.com`;
-  const res = await c.request('POST', '/api/auth/register', { email, password: 'correct horse battery' }, { 'x-forwarded-for': `10.8.${n >> 8}.${n & 255}` });
+  const res = await c.request(
+    'POST',
+    '/api/auth/register',
+    { email, password: 'correct horse battery' },
+    { 'x-forwarded-for': `10.8.${n >> 8}.${n & 255}` },
+  );
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   const { id } = (await res.json()) as { id: string };
   if (o.pro) await app.ctx.repos.users.update(id, { proGranted: true });
@@ -49,13 +54,19 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
       await free.delete('/api/trending-videos/1'),
     ]) {
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ message: 'This is a Pro feature. Upgrade to use it.', code: 'billing.pro_required' });
+      expect(await res.json()).toEqual({
+        message: 'This is a Pro feature. Upgrade to use it.',
+        code: 'billing.pro_required',
+      });
     }
   });
 
   it('curates with the SPEC defaults and normalised tags, and a score that always starts at 0', async () => {
     const c = await signUp(t, { pro: true });
-    const res = await c.post('/api/trending-videos', video({ tags: ' #dance, , fyp ,#dance,  ', trendingScore: 999, curatedBy: 'someone' }));
+    const res = await c.post(
+      '/api/trending-videos',
+      video({ tags: ' #dance, , fyp ,#dance,  ', trendingScore: 999, curatedBy: 'someone' }),
+    );
     expect(res.status).toBe(201);
     const v = await res.json();
     expect(v).toMatchObject({
@@ -72,7 +83,12 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
       author: null,
       boosted: false,
     });
-    const withCounts = await (await c.post('/api/trending-videos', video({ viewCount: 1_234_567, likeCount: 89_000, tags: ['a', 'b'], status: 'inactive' }))).json();
+    const withCounts = await (
+      await c.post(
+        '/api/trending-videos',
+        video({ viewCount: 1_234_567, likeCount: 89_000, tags: ['a', 'b'], status: 'inactive' }),
+      )
+    ).json();
     expect(withCounts).toMatchObject({ viewCount: 1_234_567, likeCount: 89_000, tags: ['a', 'b'], status: 'inactive' });
   });
 
@@ -88,7 +104,10 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
   it('keeps every field at its limit and refuses one more character', async () => {
     const c = await signUp(t, { pro: true });
     const url = (len: number) => `https://example.com/${'u'.repeat(len - 'https://example.com/'.length)}`;
-    const ok = await c.post('/api/trending-videos', video({ title: 't'.repeat(255), videoUrl: url(500), thumbnailUrl: url(500), author: 'a'.repeat(255) }));
+    const ok = await c.post(
+      '/api/trending-videos',
+      video({ title: 't'.repeat(255), videoUrl: url(500), thumbnailUrl: url(500), author: 'a'.repeat(255) }),
+    );
     expect(ok.status).toBe(201);
     expect((await ok.json()).title).toHaveLength(255);
     await expect400(video({ title: 't'.repeat(256) }), /Title must be at most 255 characters/);
@@ -104,7 +123,10 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
 
   it("accepts this product's own thumbnail path from Fetch Info, and no other relative path", async () => {
     const c = await signUp(t, { pro: true });
-    const ok = await c.post('/api/trending-videos', video({ thumbnailUrl: '/api/video/thumbnail/7504044860782021930' }));
+    const ok = await c.post(
+      '/api/trending-videos',
+      video({ thumbnailUrl: '/api/video/thumbnail/7504044860782021930' }),
+    );
     expect(ok.status).toBe(201);
     expect((await ok.json()).thumbnailUrl).toBe('/api/video/thumbnail/7504044860782021930');
     for (const bad of ['/api/video/thumbnail/../../x', '/evil', '/api/video/thumbnail/12?x=1']) {
@@ -125,7 +147,9 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
       const a = await signUp(local, { pro: true });
       const b = await signUp(local, { pro: true });
       const first = await (await a.post('/api/trending-videos', video({ title: 'Old tiktok' }))).json();
-      const insta = await (await a.post('/api/trending-videos', video({ title: 'Insta', platform: 'instagram' }))).json();
+      const insta = await (
+        await a.post('/api/trending-videos', video({ title: 'Insta', platform: 'instagram' }))
+      ).json();
       const newest = await (await a.post('/api/trending-videos', video({ title: 'New tiktok' }))).json();
       await b.patch(`/api/trending-videos/${first.id}/score`, { trendingScore: 1 });
       const all = await (await a.get('/api/trending-videos')).json();
@@ -152,7 +176,10 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
     expect(await res.json()).toMatchObject({ id, trendingScore: 1, boosted: true });
     const again = await c.patch(`/api/trending-videos/${id}/score`, { trendingScore: 2 });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ message: 'You have already boosted this video.', code: 'trending.already_boosted' });
+    expect(await again.json()).toEqual({
+      message: 'You have already boosted this video.',
+      code: 'trending.already_boosted',
+    });
     expect((await c.patch('/api/trending-videos/987654/score', {})).status).toBe(404);
     expect((await c.patch('/api/trending-videos/nope/score', {})).status).toBe(400);
   });
@@ -161,12 +188,16 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
     const curator = await signUp(t, { pro: true });
     const { id } = await (await curator.post('/api/trending-videos', video({ title: 'Parallel' }))).json();
     const users = await Promise.all(Array.from({ length: 20 }, () => signUp(t, { pro: true })));
-    const results = await Promise.all(users.map((u) => u.patch(`/api/trending-videos/${id}/score`, { trendingScore: 1 })));
+    const results = await Promise.all(
+      users.map((u) => u.patch(`/api/trending-videos/${id}/score`, { trendingScore: 1 })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const scores = await Promise.all(results.map(async (r) => (await r.json()).trendingScore));
     expect(new Set(scores).size).toBe(20); // each saw its own increment
     const one = await signUp(t, { pro: true });
-    const same = await Promise.all(Array.from({ length: 20 }, () => one.patch(`/api/trending-videos/${id}/score`, { trendingScore: 1 })));
+    const same = await Promise.all(
+      Array.from({ length: 20 }, () => one.patch(`/api/trending-videos/${id}/score`, { trendingScore: 1 })),
+    );
     expect(same.filter((r) => r.status === 200)).toHaveLength(1);
     expect(same.filter((r) => r.status === 409)).toHaveLength(19);
     const list = await (await curator.get('/api/trending-videos')).json();

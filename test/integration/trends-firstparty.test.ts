@@ -38,10 +38,22 @@ describe.each(DB_KINDS)('first-party aggregation over days (%s)', (kind) => {
 
   it('computes views, posts and growth per hashtag', () => {
     const cats = t.hashtags.find((h) => h.hashtag === 'cats')!;
-    expect(cats).toMatchObject({ views: 1000 + 500 + 600 + 300, posts: 4, growth: 900, growthBasis: 'observations_24h_vs_6d', category: 'Pets' });
+    expect(cats).toMatchObject({
+      views: 1000 + 500 + 600 + 300,
+      posts: 4,
+      growth: 900,
+      growthBasis: 'observations_24h_vs_6d',
+      category: 'Pets',
+    });
     expect(t.hashtags[0].hashtag).toBe('cats');
     // #funny only in the last 24 h: no baseline, so no growth rather than an invented one.
-    expect(t.hashtags.find((h) => h.hashtag === 'funny')).toMatchObject({ growth: null, growthBasis: null, category: 'Comedy', posts: 1, views: 500 });
+    expect(t.hashtags.find((h) => h.hashtag === 'funny')).toMatchObject({
+      growth: null,
+      growthBasis: null,
+      category: 'Comedy',
+      posts: 1,
+      views: 500,
+    });
     // #recipe only before: 0 in the last 24 h against 300 / 6 = 50 a day -> -100 %.
     expect(t.hashtags.find((h) => h.hashtag === 'recipe')!.growth).toBe(-100);
     expect(t.hashtags.map((h) => h.hashtag)).not.toEqual(expect.arrayContaining(['ancient']));
@@ -50,10 +62,23 @@ describe.each(DB_KINDS)('first-party aggregation over days (%s)', (kind) => {
 
   it('ranks songs by uses, creators by views, videos by views; unknown fields stay null', () => {
     expect(t.songs).toEqual([{ title: 'Meow', artist: 'DJ Cat', genre: null, uses: 2, duration: 30 }]);
-    expect(t.creators[0]).toEqual({ username: 'kitty', recentViews: 1500, followers: 5000, verified: null, category: 'Pets' });
+    expect(t.creators[0]).toEqual({
+      username: 'kitty',
+      recentViews: 1500,
+      followers: 5000,
+      verified: null,
+      category: 'Pets',
+    });
     expect(t.creators.map((c) => c.username)).toEqual(['kitty', 'other', 'chef']);
     expect(t.videos.map((v) => v.views)).toEqual([1000, 600, 500, 300]);
-    expect(t.videos[0]).toEqual({ title: 'TikTok video #v1', creator: 'kitty', category: 'Pets', hashtags: ['cats'], views: 1000, likes: 100 });
+    expect(t.videos[0]).toEqual({
+      title: 'TikTok video #v1',
+      creator: 'kitty',
+      category: 'Pets',
+      hashtags: ['cats'],
+      views: 1000,
+      likes: 100,
+    });
     expect(t.collectedAt!.toISOString()).toBe(new Date(NOW.getTime() - H).toISOString());
   });
 
@@ -72,7 +97,10 @@ describe.each(DB_KINDS)('first-party aggregation over days (%s)', (kind) => {
   });
 
   it('gives nothing from no data', async () => {
-    const empty = trendsFromRollup(await createTrendsRepository(database.db).firstPartyRollup(new Date('2020-01-01T00:00:00Z')), NOW);
+    const empty = trendsFromRollup(
+      await createTrendsRepository(database.db).firstPartyRollup(new Date('2020-01-01T00:00:00Z')),
+      NOW,
+    );
     expect(empty).toMatchObject({ hashtags: [], songs: [], creators: [], videos: [], collectedAt: null });
     expect(empty.analytics).toMatchObject({ engagementRate: null, engagementChange: null, videos: 0 });
     expect(firstPartyInsights(empty)).toEqual([]);
@@ -90,6 +118,8 @@ describe.each(DB_KINDS)('first-party aggregation over days (%s)', (kind) => {
     expect((await repo.observationsSince(new Date(0))).map((o) => o.videoId)).not.toContain('gone1');
     expect((await repo.observationsSince(new Date(0))).length).toBe(8);
     expect((await repo.latestSnapshot('tiktok_one', 'hashtags'))!.collectedAt).toEqual(old); // newest kept
-    expect((await repo.snapshotBetween('other', 'hashtags', new Date(0), NOW, 'oldest'))!.collectedAt).toEqual(new Date(old.getTime() + 1000));
+    expect((await repo.snapshotBetween('other', 'hashtags', new Date(0), NOW, 'oldest'))!.collectedAt).toEqual(
+      new Date(old.getTime() + 1000),
+    );
   });
 });

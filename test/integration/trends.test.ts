@@ -13,7 +13,9 @@ import { trendsHttpFrom } from '../../src/server/adapters/trends/guarded-http.js
 
 const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
 const realItem = () =>
-  JSON.parse(fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'))['webapp.video-detail'].itemInfo.itemStruct;
+  JSON.parse(fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'))[
+    'webapp.video-detail'
+  ].itemInfo.itemStruct;
 
 describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
   let t: TestApp;
@@ -50,14 +52,23 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
     const free = await t.signUp();
     const res = await free.get('/api/trends/analysis');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'billing.pro_required', message: 'This is a Pro feature. Upgrade to use it.' });
+    expect(await res.json()).toEqual({
+      code: 'billing.pro_required',
+      message: 'This is a Pro feature. Upgrade to use it.',
+    });
   });
 
   it('answers a fresh install with empty sections, nulls and no insights', async () => {
     const a = await analysis();
     expect(a.last_updated).toBeNull();
     expect(a.insights).toEqual([]);
-    for (const k of ['trending_hashtags', 'trending_songs', 'trending_creators', 'trending_videos', 'tiktok_news'] as const) {
+    for (const k of [
+      'trending_hashtags',
+      'trending_songs',
+      'trending_creators',
+      'trending_videos',
+      'tiktok_news',
+    ] as const) {
       expect(a[k]).toEqual([]);
       expect(a.sources[k]).toEqual({ source: null, collectedAt: null });
     }
@@ -84,7 +95,10 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
       source: 'TikTok One (US, last 7 days)',
     });
     // haydenpanettiere's curve ends 76.1 -> 74.1: -2.6 % day over day.
-    expect(a.trending_hashtags.find((h) => h.hashtag === 'haydenpanettiere')).toMatchObject({ growth: -2.6, growthBasis: 'curve_day_over_day' });
+    expect(a.trending_hashtags.find((h) => h.hashtag === 'haydenpanettiere')).toMatchObject({
+      growth: -2.6,
+      growthBasis: 'curve_day_over_day',
+    });
     expect(a.insights).toContain('#starbucks leads TikTok One (US, last 7 days) with 74,323 posts');
     expect(a.sources.trending_hashtags.source).toBe('TikTok One (US, last 7 days)');
     expect(Date.now() - Date.parse(a.sources.trending_hashtags.collectedAt!)).toBeLessThan(60_000);
@@ -97,7 +111,11 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
     const runs = await t.ctx.services.trendsCollectors.news.runOnce();
     expect(Date.now() - started).toBeLessThan(10_000); // the hanging feed is cut off
     const by = Object.fromEntries(runs.map((r) => [r.source, r]));
-    expect(by['news:newsroom.tiktok.com/missing']).toEqual({ source: 'news:newsroom.tiktok.com/missing', items: 3, error: null });
+    expect(by['news:newsroom.tiktok.com/missing']).toEqual({
+      source: 'news:newsroom.tiktok.com/missing',
+      items: 3,
+      error: null,
+    });
     expect(by['news:www.theverge.com/rss/tiktok/index.xml']).toMatchObject({ items: 3, error: null });
     expect(by['news:www.socialmediatoday.com/feeds/news']).toMatchObject({ items: 1, error: null });
     expect(by['news:feeds.example.com/html'].error).toMatch(/HTML, not a feed/);
@@ -111,10 +129,18 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
     expect(titles).not.toContain('Undated item is ignored');
     expect(titles).not.toContain('Instagram tests a new feed layout');
     const byTitle = Object.fromEntries(a.tiktok_news.map((n) => [n.title, n]));
-    expect(byTitle['Introducing new tools to help creators earn on TikTok']).toMatchObject({ category: 'creator', source: 'Newsroom | TikTok' });
-    expect(byTitle['Introducing new tools to help creators earn on TikTok'].summary).toBe('Creators can now apply to the Creator Rewards Program & reach more fans.');
+    expect(byTitle['Introducing new tools to help creators earn on TikTok']).toMatchObject({
+      category: 'creator',
+      source: 'Newsroom | TikTok',
+    });
+    expect(byTitle['Introducing new tools to help creators earn on TikTok'].summary).toBe(
+      'Creators can now apply to the Creator Rewards Program & reach more fans.',
+    );
     expect(byTitle['New Spotify integration lets you save songs from TikTok'].category).toBe('music');
-    expect(byTitle['TikTok Shop pushes brands toward live shopping ads']).toMatchObject({ category: 'business', source: 'TikTok | The Verge' });
+    expect(byTitle['TikTok Shop pushes brands toward live shopping ads']).toMatchObject({
+      category: 'business',
+      source: 'TikTok | The Verge',
+    });
     expect(byTitle['The "silent review" challenge goes viral on TikTok'].category).toBe('viral');
     expect(byTitle['An update on our safety features for teens'].category).toBe('platform');
     // newest first, real dates
@@ -149,23 +175,69 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
   });
 
   it('records first-party observations from video lookups and aggregates them over days', async () => {
-    const observe = (item: unknown) => t.ctx.videoObservers.forEach((fn) => fn({ ref: { platform: 'tiktok', id: '1', url: '' }, raw: item as Record<string, unknown>, video: {} as never, session: null }));
+    const observe = (item: unknown) =>
+      t.ctx.videoObservers.forEach((fn) =>
+        fn({
+          ref: { platform: 'tiktok', id: '1', url: '' },
+          raw: item as Record<string, unknown>,
+          video: {} as never,
+          session: null,
+        }),
+      );
     observe(realItem());
     observe({ not: 'a video' }); // ignored, never throws
     await t.ctx.services.trendsObservations.flush();
     const now = Date.now();
     const day = 86_400_000;
     await t.ctx.repos.trends.recordObservations([
-      { videoId: '900', author: 'petlover', hashtags: ['smallbusiness'], plays: 2000, likes: 100, observedAt: new Date(now - 2 * day) },
-      { videoId: '901', author: 'petlover', hashtags: ['smallbusiness'], plays: 1000, likes: 50, observedAt: new Date(now - 5 * day) },
+      {
+        videoId: '900',
+        author: 'petlover',
+        hashtags: ['smallbusiness'],
+        plays: 2000,
+        likes: 100,
+        observedAt: new Date(now - 2 * day),
+      },
+      {
+        videoId: '901',
+        author: 'petlover',
+        hashtags: ['smallbusiness'],
+        plays: 1000,
+        likes: 50,
+        observedAt: new Date(now - 5 * day),
+      },
     ]);
     const a = await analysis();
     // #smallbusiness: last 24 h 71,400 views against (2000 + 1000) / 6 = 500 a day -> +14,180 %.
-    const tag = a.trending_hashtags.find((h) => h.hashtag === 'smallbusiness' && h.source.startsWith('Videos processed'))!;
-    expect(tag).toMatchObject({ views: 74400, posts: 3, growth: 14180, growthBasis: 'observations_24h_vs_6d', category: 'Educational' });
-    expect(a.trending_songs[0]).toEqual({ title: 'original sound - TJ Robertson', artist: 'TJ Robertson', genre: null, uses: 1, duration: 251 });
-    expect(a.trending_creators[0]).toMatchObject({ username: 'tjrobertson52', followers: 20700, verified: false, recentViews: 71400 });
-    expect(a.trending_videos[0]).toMatchObject({ creator: 'tjrobertson52', views: 71400, likes: 1819, hashtags: ['ai', 'marketingtips', 'smallbusiness'] });
+    const tag = a.trending_hashtags.find(
+      (h) => h.hashtag === 'smallbusiness' && h.source.startsWith('Videos processed'),
+    )!;
+    expect(tag).toMatchObject({
+      views: 74400,
+      posts: 3,
+      growth: 14180,
+      growthBasis: 'observations_24h_vs_6d',
+      category: 'Educational',
+    });
+    expect(a.trending_songs[0]).toEqual({
+      title: 'original sound - TJ Robertson',
+      artist: 'TJ Robertson',
+      genre: null,
+      uses: 1,
+      duration: 251,
+    });
+    expect(a.trending_creators[0]).toMatchObject({
+      username: 'tjrobertson52',
+      followers: 20700,
+      verified: false,
+      recentViews: 71400,
+    });
+    expect(a.trending_videos[0]).toMatchObject({
+      creator: 'tjrobertson52',
+      views: 71400,
+      likes: 1819,
+      hashtags: ['ai', 'marketingtips', 'smallbusiness'],
+    });
     expect(a.trending_videos[0].title.length).toBeLessThanOrEqual(72);
     expect(a.sources.trending_videos.source).toBe('Videos processed by this toolkit (last 7 days)');
     // (1819 + 100 + 50) / (71400 + 2000 + 1000) = 2.6 %
@@ -196,9 +268,13 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       },
     });
     try {
-      expect(t.ctx.schedules.tasks.map((j) => j.name)).toEqual(expect.arrayContaining(['trends:tiktok-one', 'trends:news']));
+      expect(t.ctx.schedules.tasks.map((j) => j.name)).toEqual(
+        expect.arrayContaining(['trends:tiktok-one', 'trends:news']),
+      );
       await expect
-        .poll(async () => (await t.ctx.repos.trends.latestRuns()).filter((r) => r.finishedAt).length, { timeout: 15_000 })
+        .poll(async () => (await t.ctx.repos.trends.latestRuns()).filter((r) => r.finishedAt).length, {
+          timeout: 15_000,
+        })
         .toBe(2);
       expect(fake.hashtagRequests[0]).toMatchObject({ countryCode: 'GB', timeRange: 30 });
       const snap = await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags');
@@ -215,10 +291,20 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
         config: collectorsConfigFrom(t.ctx.config),
         logger: t.ctx.logger,
       });
-      const otherSchedules = createSchedules({ queue: null as never, runs: t.ctx.repos.scheduleRuns, logger: t.ctx.logger, work: true, onTurn: (name, ran) => turns.push([name, ran]) });
+      const otherSchedules = createSchedules({
+        queue: null as never,
+        runs: t.ctx.repos.scheduleRuns,
+        logger: t.ctx.logger,
+        work: true,
+        onTurn: (name, ran) => turns.push([name, ran]),
+      });
       otherNode.tasks.forEach((task) => otherSchedules.add(task));
       for (const task of otherNode.tasks) await otherSchedules.runNow(task.name);
-      expect(turns.sort()).toEqual([['trends:news', false], ['trends:retention', false], ['trends:tiktok-one', false]]);
+      expect(turns.sort()).toEqual([
+        ['trends:news', false],
+        ['trends:retention', false],
+        ['trends:tiktok-one', false],
+      ]);
       expect(fake.hashtagRequests.length).toBe(requestsBefore);
       expect((await t.ctx.repos.trends.runsOf('tiktok_one')).length).toBe(runsBefore);
 
@@ -232,7 +318,9 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
       const [stopped] = await pending;
       expect(Date.now() - stoppedAt).toBeLessThan(2000);
       expect(stopped).toMatchObject({ items: 0, error: expect.stringMatching(/stopped/) });
-      expect((await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags'))!.data).toMatchObject({ country: 'GB' });
+      expect((await t.ctx.repos.trends.latestSnapshot('tiktok_one', 'hashtags'))!.data).toMatchObject({
+        country: 'GB',
+      });
     } finally {
       await t.close();
       await fake.close();

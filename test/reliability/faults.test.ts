@@ -21,7 +21,10 @@ describe('PostgreSQL stopped and started mid-traffic', () => {
   beforeAll(async () => {
     pg = await startPrivatePostgres();
     tt = await startFakeTikTok();
-    t = await createTestApp({ database: await openPostgres(pg.url), env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '100000' } });
+    t = await createTestApp({
+      database: await openPostgres(pg.url),
+      env: { UPSTREAM_HOST_MAP: tt.hostMapJson, VIDEO_INFO_PER_MINUTE: '100000' },
+    });
   }, 90_000);
   afterAll(async () => {
     await t?.close().catch(() => undefined);
@@ -39,10 +42,15 @@ describe('PostgreSQL stopped and started mid-traffic', () => {
     let running = true;
     const traffic = (async () => {
       while (running) {
-        const answers = await Promise.all([pro.get('/api/auth/user'), pro.post('/api/video/info', { url: v.url }), t.client().get('/api/health')]);
+        const answers = await Promise.all([
+          pro.get('/api/auth/user'),
+          pro.post('/api/video/info', { url: v.url }),
+          t.client().get('/api/health'),
+        ]);
         for (const r of answers) {
           statuses.push(r.status);
-          if (r.status === 503) expect((await r.json()).code).toMatch(/^(service\.database_unavailable|health\.database)$/);
+          if (r.status === 503)
+            expect((await r.json()).code).toMatch(/^(service\.database_unavailable|health\.database)$/);
           else await r.arrayBuffer();
         }
         await sleep(50);
@@ -51,13 +59,23 @@ describe('PostgreSQL stopped and started mid-traffic', () => {
     // A free download in flight when the database goes away: its commit fails, its slot comes back.
     const cutShort = free.post('/api/video/download', { url: v.url, quality: 'hd' }).then(async (r) => ({
       status: r.status,
-      bytes: r.status === 200 ? await r.arrayBuffer().then((b) => b.byteLength, () => -1) : 0,
+      bytes:
+        r.status === 200
+          ? await r.arrayBuffer().then(
+              (b) => b.byteLength,
+              () => -1,
+            )
+          : 0,
     }));
-    await expect.poll(() => tt.transfers.filter((x) => x.path.includes(`/${v.id}/`)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => tt.transfers.filter((x) => x.path.includes(`/${v.id}/`)).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     pg.stop();
     await sleep(3_000);
     pg.start();
-    await expect.poll(async () => (await t.client().get('/api/health')).status, { timeout: 30_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(async () => (await t.client().get('/api/health')).status, { timeout: 30_000, interval: 250 })
+      .toBe(200);
     await sleep(500);
     running = false;
     await traffic;
@@ -68,14 +86,18 @@ describe('PostgreSQL stopped and started mid-traffic', () => {
     const first = await cutShort;
     expect(first.bytes).not.toBe(v.size); // the file was not delivered whole...
     // ...so the slot was released (retried until the database answered), not counted, not lost.
-    await expect.poll(async () => (await t.ctx.repos.users.findById(free.userId))!.downloadsReserved, { timeout: 20_000 }).toBe(0);
+    await expect
+      .poll(async () => (await t.ctx.repos.users.findById(free.userId))!.downloadsReserved, { timeout: 20_000 })
+      .toBe(0);
     expect((await t.ctx.repos.users.findById(free.userId))!.downloadCount).toBe(0);
 
     // Back to normal: a whole download counts exactly once.
     const again = await free.post('/api/video/download', { url: v.url, quality: 'hd' });
     expect(again.status).toBe(200);
     expect((await again.arrayBuffer()).byteLength).toBe(v.size);
-    await expect.poll(async () => (await t.ctx.repos.users.findById(free.userId))!.downloadCount, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(async () => (await t.ctx.repos.users.findById(free.userId))!.downloadCount, { timeout: 5_000 })
+      .toBe(1);
     expect((await t.ctx.repos.users.findById(free.userId))!.downloadsReserved).toBe(0);
   });
 });
@@ -100,7 +122,11 @@ describe('media faults', () => {
     mounts.splice(mounts.indexOf(dir), 1);
   };
   const walk = (dir: string): string[] =>
-    fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(dir, f)).isFile()) : [];
+    fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      : [];
 
   beforeAll(async () => {
     tt = await startFakeTikTok();
@@ -113,28 +139,40 @@ describe('media faults', () => {
     await tt.close();
   });
 
-  it('answers 503 media.interrupted, not "unreadable video", when ffmpeg is killed mid-job', { timeout: 60_000 }, async () => {
+  it('answers 503 media.interrupted, not "unreadable video", when ffmpeg is killed mid-job', {
+    timeout: 60_000,
+  }, async () => {
     const v = tt.addVideo({ media: { file: toneMp4(240) }, duration: 240 });
     const pending = pro.post('/api/audio/extract', { url: v.url });
     let pid = '';
     await expect
-      .poll(() => {
-        try {
-          pid = execFileSync('pgrep', ['-P', String(process.pid), 'ffmpeg'], { encoding: 'utf8' }).trim().split('\n')[0];
-        } catch {
-          pid = '';
-        }
-        return pid;
-      }, { timeout: 20_000, interval: 50 })
+      .poll(
+        () => {
+          try {
+            pid = execFileSync('pgrep', ['-P', String(process.pid), 'ffmpeg'], { encoding: 'utf8' })
+              .trim()
+              .split('\n')[0];
+          } catch {
+            pid = '';
+          }
+          return pid;
+        },
+        { timeout: 20_000, interval: 50 },
+      )
       .not.toBe('');
     process.kill(Number(pid), 'SIGKILL');
     const res = await pending;
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ code: 'media.interrupted', message: 'Processing was interrupted on our side. Please try again.' });
+    expect(await res.json()).toMatchObject({
+      code: 'media.interrupted',
+      message: 'Processing was interrupted on our side. Please try again.',
+    });
     expect(await t.ctx.repos.mediaResults.findFresh(`audio:${v.id}`)).toBeUndefined();
   });
 
-  it('answers 507 when the media store is full, keeps no partial file, and works once there is room', { timeout: 60_000 }, async () => {
+  it('answers 507 when the media store is full, keeps no partial file, and works once there is room', {
+    timeout: 60_000,
+  }, async () => {
     const mediaDir = path.join(t.ctx.config.DATA_DIR, 'media');
     fillUp(mediaDir, '64k');
     const v = tt.addVideo({ media: { file: toneMp4(20) }, duration: 20 });
@@ -152,7 +190,9 @@ describe('media faults', () => {
     expect((await file.arrayBuffer()).byteLength).toBe(Number(body.size));
   });
 
-  it('answers 507, not "the video stopped arriving", when the temp disk fills during the download', { timeout: 60_000 }, async () => {
+  it('answers 507, not "the video stopped arriving", when the temp disk fills during the download', {
+    timeout: 60_000,
+  }, async () => {
     const tmpDir = path.join(t.ctx.config.DATA_DIR, 'tmp');
     fillUp(tmpDir, '128k');
     const v = tt.addVideo({ media: { file: toneMp4(30) }, duration: 30 });

@@ -22,7 +22,10 @@ describe('admin rights come only from verified sources', () => {
 
   it('a password sign-up of an ADMIN_EMAILS address is not an admin', async () => {
     const squatter = await t.signUp({ email: 'boss@example.com' });
-    expect(await (await squatter.get('/api/auth/user')).json()).toMatchObject({ email: 'boss@example.com', isAdmin: false });
+    expect(await (await squatter.get('/api/auth/user')).json()).toMatchObject({
+      email: 'boss@example.com',
+      isAdmin: false,
+    });
     // Granted from the command line, it is.
     await t.ctx.services.admin.run({ command: 'user:grant-admin', email: 'boss@example.com' });
     expect(await (await squatter.get('/api/auth/user')).json()).toMatchObject({ isAdmin: true });
@@ -32,9 +35,17 @@ describe('admin rights come only from verified sources', () => {
 
   it('an OIDC identity is admin only when the provider verified the ADMIN_EMAILS address', async () => {
     const { auth } = t.ctx.services;
-    const unverified = await auth.upsertFromClaims('https://idp.example', { sub: 'u1', email: 'owner@example.com', email_verified: false });
+    const unverified = await auth.upsertFromClaims('https://idp.example', {
+      sub: 'u1',
+      email: 'owner@example.com',
+      email_verified: false,
+    });
     expect(unverified.emailVerified).toBe(false);
-    const verified = await auth.upsertFromClaims('https://idp.example', { sub: 'u1', email: 'owner@example.com', email_verified: true });
+    const verified = await auth.upsertFromClaims('https://idp.example', {
+      sub: 'u1',
+      email: 'owner@example.com',
+      email_verified: true,
+    });
     expect(verified.emailVerified).toBe(true);
     const { isAdmin } = await import('../../src/server/services/entitlements.service.js');
     expect(isAdmin(unverified, t.ctx.config.ADMIN_EMAILS)).toBe(false);
@@ -56,7 +67,9 @@ describe('security mode follows PUBLIC_URL, not NODE_ENV', () => {
     expect(loadConfig({ ...base }).testCheckoutAllowed).toBe(true);
     expect(loadConfig({ ...base, PUBLIC_URL: 'http://127.0.0.1:5000' }).testCheckoutAllowed).toBe(true);
     expect(loadConfig({ ...base, PUBLIC_URL: 'http://toolkit.lan:5000' }).testCheckoutAllowed).toBe(false);
-    expect(loadConfig({ ...base, PUBLIC_URL: 'https://toolkit.example.com', TEST_CHECKOUT: 'on' }).testCheckoutAllowed).toBe(true);
+    expect(
+      loadConfig({ ...base, PUBLIC_URL: 'https://toolkit.example.com', TEST_CHECKOUT: 'on' }).testCheckoutAllowed,
+    ).toBe(true);
     expect(loadConfig({ ...base, TEST_CHECKOUT: 'off' }).testCheckoutAllowed).toBe(false);
     expect(() => loadConfig({ ...base, NODE_ENV: 'production', TEST_CHECKOUT: 'on' })).toThrow(ConfigError);
   });
@@ -70,7 +83,12 @@ describe('the built server on an https PUBLIC_URL with NODE_ENV unset, over an o
     fs.chmodSync(dataDir, 0o755);
     fs.writeFileSync(path.join(dataDir, 'old-notes.txt'), 'left by an old version');
     fs.chmodSync(path.join(dataDir, 'old-notes.txt'), 0o666);
-    server = await startServer({ DATA_DIR: dataDir, NODE_ENV: 'development', PUBLIC_URL: 'https://toolkit.example.com', LOG_LEVEL: 'info' });
+    server = await startServer({
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      PUBLIC_URL: 'https://toolkit.example.com',
+      LOG_LEVEL: 'info',
+    });
   }, 90_000);
   afterAll(() => server?.stop());
 
@@ -124,23 +142,32 @@ describe('PayPal webhook certificates', () => {
 
   it('accepts only the shape of PayPal certificate URLs', () => {
     expect(isPayPalCertUrl('https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-2d7ab011')).toBe(true);
-    expect(isPayPalCertUrl('https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-2d7ab011')).toBe(true);
+    expect(
+      isPayPalCertUrl('https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-2d7ab011'),
+    ).toBe(true);
     for (const bad of [
       'https://api.paypal.com/v1/oauth2/token',
       'https://api.paypal.com/v1/notifications/certs/../../v1/billing/plans',
       'https://api.paypal.com/v1/notifications/certs/CERT-1?x=1',
       'https://api.paypal.com:8443/v1/notifications/certs/CERT-1',
       'https://evil.example/v1/notifications/certs/CERT-1',
-    ]) expect(isPayPalCertUrl(bad), bad).toBe(false);
+    ])
+      expect(isPayPalCertUrl(bad), bad).toBe(false);
   });
 
   it('fetches nothing for another path, rate-limits new certificates and bounds the cache', async () => {
     const verifier = createWebhookVerifier({ webhookId: 'WH-1', certBase: base });
-    const other = await verifier.verify(headers('https://api.paypal.com/v1/billing/subscriptions/I-1'), Buffer.from('{}'));
+    const other = await verifier.verify(
+      headers('https://api.paypal.com/v1/billing/subscriptions/I-1'),
+      Buffer.from('{}'),
+    );
     expect(other.ok).toBe(false);
     expect(fetched).toEqual([]);
     for (let i = 0; i < 30; i++) {
-      const r = await verifier.verify(headers(`https://api.paypal.com/v1/notifications/certs/CERT-${i}`), Buffer.from('{}'));
+      const r = await verifier.verify(
+        headers(`https://api.paypal.com/v1/notifications/certs/CERT-${i}`),
+        Buffer.from('{}'),
+      );
       expect(r.ok).toBe(false);
     }
     expect(fetched.length).toBeLessThanOrEqual(6);

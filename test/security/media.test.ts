@@ -90,7 +90,8 @@ describe('media routes under attack', () => {
 
   it('counts a signed-out thumbnail of an id not looked up lately as a lookup', async () => {
     const ids = Array.from({ length: 12 }, () => tt.addVideo().id);
-    const pages = () => tt.requests.filter((r) => r.host.startsWith('www.tiktok.com') && r.path.includes('/video/')).length;
+    const pages = () =>
+      tt.requests.filter((r) => r.host.startsWith('www.tiktok.com') && r.path.includes('/video/')).length;
     const pagesBefore = pages();
     const statuses: number[] = [];
     for (const id of ids) statuses.push((await t.client().get(`/api/video/thumbnail/${id}`)).status);

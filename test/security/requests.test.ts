@@ -26,9 +26,17 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
     // The same call from this site is routed and answered normally (no subscription to cancel).
     expect((await victim.post('/%61pi/subscription/cancel')).status).not.toBe(403);
     // Without any Origin, a state change is refused too; the webhook (signed by PayPal) is exempt.
-    const bare = await fetch(`${t.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const bare = await fetch(`${t.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bare.status).toBe(403);
-    const hook = await fetch(`${t.baseUrl}/api/webhooks/paypal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const hook = await fetch(`${t.baseUrl}/api/webhooks/paypal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(hook.status).not.toBe(403);
   });
 
@@ -49,18 +57,32 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
   it('refuses NUL characters in any text field with a 400, never a 500', async () => {
     const pro = await t.signUp({ pro: true });
     const attempts: Array<[string, Promise<Response>]> = [
-      ['register name', t.client().post('/api/auth/register', { email: 'nul@example.com', password: 'long enough', firstName: 'a\u0000b' })],
+      [
+        'register name',
+        t
+          .client()
+          .post('/api/auth/register', { email: 'nul@example.com', password: 'long enough', firstName: 'a\u0000b' }),
+      ],
       ['login email', t.client().post('/api/auth/login', { email: 'a\u0000@example.com', password: 'x' })],
       ['blog title', pro.post('/api/blog/posts', { title: 'Hi\u0000', content: 'Body text' })],
       ['blog content', pro.post('/api/blog/posts', { title: 'Hi', content: 'Body\u0000text' })],
-      ['trending title', pro.post('/api/trending-videos', { title: 'T\u0000', videoUrl: 'https://www.tiktok.com/@a/video/7504044860782021930' })],
+      [
+        'trending title',
+        pro.post('/api/trending-videos', {
+          title: 'T\u0000',
+          videoUrl: 'https://www.tiktok.com/@a/video/7504044860782021930',
+        }),
+      ],
       ['video url', pro.post('/api/video/info', { url: 'https://www.tiktok.com/@a/video/1\u0000' })],
       ['public post slug', t.client().get('/api/blog/public/%00')],
     ];
     for (const [what, pending] of attempts) {
       const res = await pending;
       expect(res.status, what).toBe(400);
-      expect(await res.json(), what).toEqual({ code: 'request.nul_character', message: 'Text must not contain NUL characters (U+0000).' });
+      expect(await res.json(), what).toEqual({
+        code: 'request.nul_character',
+        message: 'Text must not contain NUL characters (U+0000).',
+      });
     }
   });
 
@@ -68,9 +90,14 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
     const owner = await t.signUp();
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     let last: Response | undefined;
-    for (let i = 0; i < 11; i++) last = await t.client().post('/api/auth/login', { email: owner.email, password: 'wrong password' }, from('203.0.113.7'));
+    for (let i = 0; i < 11; i++)
+      last = await t
+        .client()
+        .post('/api/auth/login', { email: owner.email, password: 'wrong password' }, from('203.0.113.7'));
     expect(last!.status).toBe(429);
-    const real = await t.client().post('/api/auth/login', { email: owner.email, password: 'correct horse battery' }, from('198.51.100.20'));
+    const real = await t
+      .client()
+      .post('/api/auth/login', { email: owner.email, password: 'correct horse battery' }, from('198.51.100.20'));
     expect(real.status).toBe(200);
   });
 
@@ -78,7 +105,9 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
     const { port } = new URL(t.baseUrl);
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
-    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`);
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`,
+    );
     const started = Date.now();
     const timer = setInterval(() => socket.writable && socket.write(' '), 2_000);
     let answer = '';
@@ -100,15 +129,22 @@ describe('connection ceiling per address', () => {
   it('closes connections beyond the ceiling and serves again once they are gone', async () => {
     const { port } = new URL(t.baseUrl);
     const open = await Promise.all(
-      Array.from({ length: 8 }, () => new Promise<net.Socket>((resolve) => {
-        const s = net.connect(Number(port), '127.0.0.1', () => resolve(s));
-      })),
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const s = net.connect(Number(port), '127.0.0.1', () => resolve(s));
+          }),
+      ),
     );
     const closed = await Promise.all(
-      open.map((s) => new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), 1_000);
-        s.once('close', () => (clearTimeout(timer), resolve(true)));
-      })),
+      open.map(
+        (s) =>
+          new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), 1_000);
+            s.once('close', () => (clearTimeout(timer), resolve(true)));
+          }),
+      ),
     );
     expect(closed.filter(Boolean).length).toBe(3);
     open.forEach((s) => s.destroy());

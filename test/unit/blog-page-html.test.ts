@@ -25,9 +25,13 @@ describe('link-preview tags for /blog/<slug>', () => {
 
   it('replaces the title and description with escaped ones, once', () => {
     expect(html.match(/<title>/g)).toHaveLength(1);
-    expect(html).toContain('<title>Tips &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; $&amp; | Social Media Toolkit</title>');
+    expect(html).toContain(
+      '<title>Tips &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; $&amp; | Social Media Toolkit</title>',
+    );
     expect(html.match(/name="description"/g)).toHaveLength(1);
-    expect(html).toContain('<meta name="description" content="It&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;" />');
+    expect(html).toContain(
+      '<meta name="description" content="It&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;" />',
+    );
     expect(html).not.toContain('Generic description.');
     expect(html).not.toContain('<script>alert(1)');
   });

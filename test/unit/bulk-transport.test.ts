@@ -21,9 +21,18 @@ const servers: Array<http.Server | net.Server> = [];
 
 beforeAll(async () => {
   const web = http.createServer((req, res) => {
-    lastRequest = JSON.stringify({ url: req.url, host: req.headers.host, cookie: req.headers.cookie, referer: req.headers.referer });
+    lastRequest = JSON.stringify({
+      url: req.url,
+      host: req.headers.host,
+      cookie: req.headers.cookie,
+      referer: req.headers.referer,
+    });
     if (req.url === '/file') {
-      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': FILE.length, 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] });
+      res.writeHead(200, {
+        'content-type': 'video/mp4',
+        'content-length': FILE.length,
+        'set-cookie': ['a=1; Path=/', 'b=2; Path=/'],
+      });
       return res.end(FILE);
     }
     if (req.url === '/chunked') {
@@ -76,7 +85,13 @@ afterAll(async () => {
   }
 });
 
-const client = (target = origin, extra = {}) => createHttpClient({ hostMap: { '*.example-platform.com': target }, headersTimeoutMs: 400, idleTimeoutMs: 400, ...extra });
+const client = (target = origin, extra = {}) =>
+  createHttpClient({
+    hostMap: { '*.example-platform.com': target },
+    headersTimeoutMs: 400,
+    idleTimeoutMs: 400,
+    ...extra,
+  });
 const collect = async (stream: NodeJS.ReadableStream) => {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
@@ -86,13 +101,26 @@ const collect = async (stream: NodeJS.ReadableStream) => {
 describe('bulk transport', () => {
   it('relays a whole file with the real Host, cookies and headers, and keeps every set-cookie', async () => {
     const jar = new CookieJar();
-    jar.setFromResponse('https://www.example-platform.com/', 'tt_chain_token=t; Domain=.example-platform.com; Path=/; Secure');
-    const res = await client().request('https://cdn.example-platform.com/file', { allow, jar, bulk: true, headers: { referer: 'https://www.example-platform.com/' } });
+    jar.setFromResponse(
+      'https://www.example-platform.com/',
+      'tt_chain_token=t; Domain=.example-platform.com; Path=/; Secure',
+    );
+    const res = await client().request('https://cdn.example-platform.com/file', {
+      allow,
+      jar,
+      bulk: true,
+      headers: { referer: 'https://www.example-platform.com/' },
+    });
     expect(res.status).toBe(200);
     expect(res.header('content-length')).toBe(String(FILE.length));
     expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect((await collect(res.body)).equals(FILE)).toBe(true);
-    expect(JSON.parse(lastRequest)).toEqual({ url: '/file', host: 'cdn.example-platform.com', cookie: 'tt_chain_token=t', referer: 'https://www.example-platform.com/' });
+    expect(JSON.parse(lastRequest)).toEqual({
+      url: '/file',
+      host: 'cdn.example-platform.com',
+      cookie: 'tt_chain_token=t',
+      referer: 'https://www.example-platform.com/',
+    });
   });
 
   it('follows redirects', async () => {
@@ -134,8 +162,16 @@ describe('bulk transport', () => {
   });
 
   it('skips informational answers and reads a body that ends with the connection', async () => {
-    expect(await (await client(rawOrigin).request('https://cdn.example-platform.com/continue', { allow, bulk: true })).text()).toBe('ok');
-    expect(await (await client(rawOrigin).request('https://cdn.example-platform.com/no-length', { allow, bulk: true })).text()).toBe('until close');
+    expect(
+      await (
+        await client(rawOrigin).request('https://cdn.example-platform.com/continue', { allow, bulk: true })
+      ).text(),
+    ).toBe('ok');
+    expect(
+      await (
+        await client(rawOrigin).request('https://cdn.example-platform.com/no-length', { allow, bulk: true })
+      ).text(),
+    ).toBe('until close');
   });
 
   it('fails a body cut short instead of passing it off as the whole file', async () => {
@@ -149,12 +185,18 @@ describe('bulk transport', () => {
   });
 
   it('refuses broken heads: conflicting lengths and non-HTTP answers', async () => {
-    await expect(client(rawOrigin).request('https://cdn.example-platform.com/bad-length', { allow, bulk: true })).rejects.toMatchObject({ code: 'upstream.unavailable' });
-    await expect(client(rawOrigin).request('https://cdn.example-platform.com/garbage', { allow, bulk: true })).rejects.toMatchObject({ code: 'upstream.unavailable' });
+    await expect(
+      client(rawOrigin).request('https://cdn.example-platform.com/bad-length', { allow, bulk: true }),
+    ).rejects.toMatchObject({ code: 'upstream.unavailable' });
+    await expect(
+      client(rawOrigin).request('https://cdn.example-platform.com/garbage', { allow, bulk: true }),
+    ).rejects.toMatchObject({ code: 'upstream.unavailable' });
   });
 
   it('times out a silent upstream and a stalled body', async () => {
-    await expect(client(rawOrigin).request('https://cdn.example-platform.com/silent', { allow, bulk: true })).rejects.toMatchObject({ code: 'upstream.timeout' });
+    await expect(
+      client(rawOrigin).request('https://cdn.example-platform.com/silent', { allow, bulk: true }),
+    ).rejects.toMatchObject({ code: 'upstream.timeout' });
     const res = await client(rawOrigin).request('https://cdn.example-platform.com/stall', { allow, bulk: true });
     await expect(collect(res.body)).rejects.toThrow();
   });
@@ -176,22 +218,38 @@ describe('bulk transport', () => {
 
   it('stops the transfer when the caller aborts', async () => {
     const ac = new AbortController();
-    const res = await client(rawOrigin).request('https://cdn.example-platform.com/stall', { allow, bulk: true, signal: ac.signal });
+    const res = await client(rawOrigin).request('https://cdn.example-platform.com/stall', {
+      allow,
+      bulk: true,
+      signal: ac.signal,
+    });
     setTimeout(() => ac.abort(new Error('client left')), 50);
     await expect(collect(res.body)).rejects.toThrow(/client left/);
   });
 
   it('keeps the guards: private DNS answers, redirects to loopback and header injection are refused', async () => {
     const privateDns = createHttpClient({ lookup: async () => [{ address: '10.0.0.7', family: 4 }] });
-    await expect(privateDns.request('https://cdn.example-platform.com/file', { allow, bulk: true })).rejects.toMatchObject({ code: 'upstream.blocked' });
-    await expect(client().request('https://cdn.example-platform.com/to-loopback', { allow, bulk: true })).rejects.toMatchObject({ code: 'upstream.blocked' });
-    await expect(client().request('https://cdn.example-platform.com/file', { allow, bulk: true, headers: { referer: 'x\r\nx-evil: 1' } })).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(
+      privateDns.request('https://cdn.example-platform.com/file', { allow, bulk: true }),
+    ).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(
+      client().request('https://cdn.example-platform.com/to-loopback', { allow, bulk: true }),
+    ).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(
+      client().request('https://cdn.example-platform.com/file', {
+        allow,
+        bulk: true,
+        headers: { referer: 'x\r\nx-evil: 1' },
+      }),
+    ).rejects.toMatchObject({ code: 'upstream.blocked' });
   });
 });
 
 describe('bulk transport: kept-alive connections', () => {
   // Answers every request on a connection with `ok` (kept alive), and records what it was asked to do.
-  async function keepAliveServer(behave: (n: number, socket: net.Socket) => 'answer' | 'close' | 'close-after' | 'answer-and-junk' | 'overrun') {
+  async function keepAliveServer(
+    behave: (n: number, socket: net.Socket) => 'answer' | 'close' | 'close-after' | 'answer-and-junk' | 'overrun',
+  ) {
     const seen = { connections: 0, requests: 0 };
     const server = net.createServer((socket) => {
       seen.connections++;
@@ -200,7 +258,9 @@ describe('bulk transport: kept-alive connections', () => {
         seen.requests++;
         const what = behave(++n, socket);
         if (what === 'close') return void socket.destroy();
-        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}\r\nok${what === 'overrun' ? 'MORE' : ''}`);
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}\r\nok${what === 'overrun' ? 'MORE' : ''}`,
+        );
         if (what === 'close-after') socket.end();
         if (what === 'answer-and-junk') setTimeout(() => !socket.destroyed && socket.write('unasked'), 30);
       });
@@ -211,7 +271,16 @@ describe('bulk transport: kept-alive connections', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
     const pool = createBulkPool();
     const get = async () => {
-      const res = await bulkGet({ target: url, path: '/f', host: 'cdn.example-platform.com', headers: {}, pool, connectTimeoutMs: 1000, headersTimeoutMs: 1000, idleTimeoutMs: 1000 });
+      const res = await bulkGet({
+        target: url,
+        path: '/f',
+        host: 'cdn.example-platform.com',
+        headers: {},
+        pool,
+        connectTimeoutMs: 1000,
+        headersTimeoutMs: 1000,
+        idleTimeoutMs: 1000,
+      });
       return (await collect(res.body)).toString();
     };
     return { seen, pool, get };
@@ -236,7 +305,12 @@ describe('bulk transport: kept-alive connections', () => {
 
   it('through the guarded client too: two files, one connection, the whole file each time', async () => {
     const { c, connections } = await fileServer();
-    for (let i = 0; i < 2; i++) expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(
+          FILE,
+        ),
+      ).toBe(true);
     expect(connections()).toBe(1);
     await c.close();
   });
@@ -256,7 +330,9 @@ describe('bulk transport: kept-alive connections', () => {
     const first = await c.request('https://cdn.example-platform.com/x', { allow, bulk: true });
     await new Promise((r) => first.body.once('data', r));
     first.body.destroy(); // the reader left mid-file: the rest of the file is still on that connection
-    expect((await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE)).toBe(true);
+    expect(
+      (await collect((await c.request('https://cdn.example-platform.com/x', { allow, bulk: true })).body)).equals(FILE),
+    ).toBe(true);
     expect(connections()).toBe(2);
     await c.close();
   });
@@ -332,8 +408,17 @@ describe('slab reuse', () => {
 
 describe('parseHead', () => {
   it('reads status, joins repeated fields and keeps set-cookie as a list', () => {
-    const h = parseHead(Buffer.from('HTTP/1.1 206 Partial Content\r\nContent-Length: 7\r\nVary: a\r\nVary: b\r\nSet-Cookie: x=1\r\nSet-Cookie: y=2'));
-    expect(h).toEqual({ status: 206, version: '1.1', length: 7, headers: { 'content-length': '7', vary: 'a, b', 'set-cookie': ['x=1', 'y=2'] } });
+    const h = parseHead(
+      Buffer.from(
+        'HTTP/1.1 206 Partial Content\r\nContent-Length: 7\r\nVary: a\r\nVary: b\r\nSet-Cookie: x=1\r\nSet-Cookie: y=2',
+      ),
+    );
+    expect(h).toEqual({
+      status: 206,
+      version: '1.1',
+      length: 7,
+      headers: { 'content-length': '7', vary: 'a, b', 'set-cookie': ['x=1', 'y=2'] },
+    });
   });
   it('accepts repeated equal lengths and refuses a negative or non-numeric one', () => {
     expect(parseHead(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 3, 3')).length).toBe(3);

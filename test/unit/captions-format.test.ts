@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSegments, parseTimestamp, parseWebVtt, toSrt, toWebVtt, transcriptFileName } from '../../src/shared/captions.js';
+import {
+  normalizeSegments,
+  parseTimestamp,
+  parseWebVtt,
+  toSrt,
+  toWebVtt,
+  transcriptFileName,
+} from '../../src/shared/captions.js';
 
 const VTT = `WEBVTT
 

@@ -12,16 +12,22 @@ describe('client paths', () => {
   });
 
   it('tell known paths from unknown ones', () => {
-    for (const p of ['/', '/?url=x', '/blog', '/blog/', '/blog/my-post', '/subscription?cancel=true', '/sign-in']) expect(isClientPath(p), p).toBe(true);
-    for (const p of ['/nope', '/blog/a/b', '/blogs', '/index.htm', '/subscription/x']) expect(isClientPath(p), p).toBe(false);
+    for (const p of ['/', '/?url=x', '/blog', '/blog/', '/blog/my-post', '/subscription?cancel=true', '/sign-in'])
+      expect(isClientPath(p), p).toBe(true);
+    for (const p of ['/nope', '/blog/a/b', '/blogs', '/index.htm', '/subscription/x'])
+      expect(isClientPath(p), p).toBe(false);
   });
 });
 
 describe('shared text', () => {
   it('yields the first TikTok link, without trailing punctuation', () => {
-    expect(extractTikTokLink('Check out this video by @a on TikTok! https://vm.tiktok.com/ZMabc123/ #fyp')).toBe('https://vm.tiktok.com/ZMabc123/');
+    expect(extractTikTokLink('Check out this video by @a on TikTok! https://vm.tiktok.com/ZMabc123/ #fyp')).toBe(
+      'https://vm.tiktok.com/ZMabc123/',
+    );
     expect(extractTikTokLink('https://www.tiktok.com/@u/video/123456.')).toBe('https://www.tiktok.com/@u/video/123456');
-    expect(extractTikTokLink('see https://example.com/x and https://www.tiktok.com/@u/video/1')).toBe('https://www.tiktok.com/@u/video/1');
+    expect(extractTikTokLink('see https://example.com/x and https://www.tiktok.com/@u/video/1')).toBe(
+      'https://www.tiktok.com/@u/video/1',
+    );
     expect(extractTikTokLink('no link here')).toBeNull();
     expect(extractTikTokLink(undefined)).toBeNull();
   });

@@ -6,10 +6,17 @@ import { createBuiltinHashtagEngine } from '../../src/server/services/hashtag-en
 import { createBuiltinContentEngine } from '../../src/server/services/content-engine.builtin.js';
 import { CONTENT_PLATFORMS } from '../../src/shared/contracts/content.js';
 import { PLATFORM_LIMITS } from '../../src/shared/platform-limits.js';
-import { chatCompletionsUrl, LlmError, parseCompletion } from '../../src/server/adapters/llm/openai-chat.adapter.js';
+import {
+  chatCompletionsUrl,
+  type LlmError,
+  parseCompletion,
+} from '../../src/server/adapters/llm/openai-chat.adapter.js';
 
 const nlp = createWinkAdapter();
-const engine = createBuiltinContentEngine({ nlp, hashtags: createBuiltinHashtagEngine({ nlp, lexicon: HASHTAG_LEXICON }) });
+const engine = createBuiltinContentEngine({
+  nlp,
+  hashtags: createBuiltinHashtagEngine({ nlp, lexicon: HASHTAG_LEXICON }),
+});
 const tagsIn = (caption: string) => caption.match(/#[\p{L}\p{N}_]+/gu) ?? [];
 
 describe('built-in content optimiser', () => {
@@ -39,12 +46,16 @@ describe('built-in content optimiser', () => {
   it('gives TikTok the study-based posting times, labelled as general guidance', () => {
     const [r] = engine.optimize(text, ['tiktok']);
     expect(r.bestPostingTimes).toContain('Tuesday 4–6 pm');
-    expect(r.tips.find((t) => t.startsWith('Posting times'))).toMatch(/general guidance from Sprout Social's 2024 study/);
+    expect(r.tips.find((t) => t.startsWith('Posting times'))).toMatch(
+      /general guidance from Sprout Social's 2024 study/,
+    );
     expect(r.tips).toContain('TikTok and Instagram now allow 5 hashtags per post: we placed 5 at the end.');
   });
 
   it('cuts 10,000 characters to the limit at a word boundary and says so', () => {
-    const long = 'Hoy preparo una receta muy fácil de paella valenciana con arroz y mariscos. '.repeat(132).slice(0, 10_000);
+    const long = 'Hoy preparo una receta muy fácil de paella valenciana con arroz y mariscos. '
+      .repeat(132)
+      .slice(0, 10_000);
     for (const r of engine.optimize(long, [...CONTENT_PLATFORMS])) {
       expect(r.optimizedCaption.length).toBeLessThanOrEqual(r.characterLimit);
       expect(r.optimizedCaption.length).toBeGreaterThan(r.characterLimit - 200);
@@ -55,14 +66,19 @@ describe('built-in content optimiser', () => {
     }
   });
 
-  it('moves a long opening sentence\'s first clause in front of the fold', () => {
-    const [r] = engine.optimize('My honest review, after three weeks of using the new standing desk every single day at home. Worth it.', ['tiktok']);
+  it("moves a long opening sentence's first clause in front of the fold", () => {
+    const [r] = engine.optimize(
+      'My honest review, after three weeks of using the new standing desk every single day at home. Worth it.',
+      ['tiktok'],
+    );
     expect(r.optimizedCaption.split('\n')[0]).toBe('My honest review');
     expect(r.optimizedCaption).toContain('After three weeks of using the new standing desk');
   });
 
   it('drops markup and script bodies but keeps the words', () => {
-    const [r] = engine.optimize('<p>New <b>recipe</b> day!</p><script>steal()</script> Garlic bread in 10 minutes.', ['instagram']);
+    const [r] = engine.optimize('<p>New <b>recipe</b> day!</p><script>steal()</script> Garlic bread in 10 minutes.', [
+      'instagram',
+    ]);
     expect(r.optimizedCaption).not.toMatch(/<|>|steal/);
     expect(r.optimizedCaption).toContain('recipe');
     expect(r.optimizedCaption).toContain('Garlic bread in 10 minutes.');
@@ -70,7 +86,8 @@ describe('built-in content optimiser', () => {
 });
 
 describe('chat-completions answers', () => {
-  const wrap = (message: Record<string, unknown>, finish = 'stop') => JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }] });
+  const wrap = (message: Record<string, unknown>, finish = 'stop') =>
+    JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }] });
 
   it('reads JSON content, fenced or not', () => {
     expect(parseCompletion(wrap({ content: '{"a":1}' }))).toEqual({ a: 1 });

@@ -4,7 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, errorTemplate, isErrorCode, renderError, type ErrorCode } from '../../src/shared/error-messages.js';
+import {
+  ERROR_CATALOGUE,
+  errorTemplate,
+  isErrorCode,
+  renderError,
+  type ErrorCode,
+} from '../../src/shared/error-messages.js';
 import { AppError, fail } from '../../src/server/errors.js';
 import { HttpClientError } from '../../src/server/adapters/http/http-errors.js';
 import { registerErrorHandler } from '../../src/server/plugins/error-handler.js';
@@ -96,29 +102,41 @@ describe('error catalogue', () => {
   it('is the only source of error texts: no hand-built AppError outside errors.ts and the framework fallback', () => {
     const adHoc = sources(SERVER)
       .flatMap(({ file, text }) => text.split('\n').map((line, i) => ({ where: `${file}:${i + 1}`, line })))
-      .filter(({ where, line }) => /new AppError\(/.test(line) && !where.startsWith('errors.ts') && !line.includes('new AppError(status, code, error.message)'));
+      .filter(
+        ({ where, line }) =>
+          /new AppError\(/.test(line) &&
+          !where.startsWith('errors.ts') &&
+          !line.includes('new AppError(status, code, error.message)'),
+      );
     expect(adHoc).toEqual([]);
   });
 
   it('fills every placeholder of the template each call site picks', () => {
     const problems: string[] = [];
     for (const c of calls.filter((c) => c.keys && isErrorCode(c.code))) {
-      const params = Object.fromEntries(c.keys!.map((k) => [k, k === 'variant' ? c.variant ?? '?' : 'x']));
+      const params = Object.fromEntries(c.keys!.map((k) => [k, k === 'variant' ? (c.variant ?? '?') : 'x']));
       const template = errorTemplate(c.code as ErrorCode, params);
       if (template === undefined) problems.push(`${c.where} ${c.code}: no variant ${c.variant}`);
-      else if (renderError(c.code, params) === undefined) problems.push(`${c.where} ${c.code}: leaves ${template.match(HOLE)?.join(' ')} of "${template}"`);
+      else if (renderError(c.code, params) === undefined)
+        problems.push(`${c.where} ${c.code}: leaves ${template.match(HOLE)?.join(' ')} of "${template}"`);
     }
     expect(problems).toEqual([]);
   });
 
   it('has a 4xx or 5xx status and renderable templates for every code and variant', () => {
-    for (const [code, entry] of Object.entries(ERROR_CATALOGUE) as Array<[ErrorCode, (typeof ERROR_CATALOGUE)[ErrorCode]]>) {
+    for (const [code, entry] of Object.entries(ERROR_CATALOGUE) as Array<
+      [ErrorCode, (typeof ERROR_CATALOGUE)[ErrorCode]]
+    >) {
       expect(entry.status, code).toBeGreaterThanOrEqual(400);
       expect(entry.status, code).toBeLessThan(600);
       expect(code, code).toMatch(/^[a-z_]+(\.[a-z_]+)*$/);
       const variants: Record<string, string> = 'variants' in entry ? entry.variants : {};
-      for (const [variant, template] of [[undefined, entry.message], ...Object.entries(variants)] as Array<[string | undefined, string]>) {
-        const params: Record<string, string> = Object.fromEntries([...template.matchAll(HOLE)].map((h) => [h[1], `<${h[1]}>`]));
+      for (const [variant, template] of [[undefined, entry.message], ...Object.entries(variants)] as Array<
+        [string | undefined, string]
+      >) {
+        const params: Record<string, string> = Object.fromEntries(
+          [...template.matchAll(HOLE)].map((h) => [h[1], `<${h[1]}>`]),
+        );
         const text = renderError(code, variant ? { ...params, variant } : params);
         expect(text, `${code} ${variant ?? ''}`).toBeDefined();
         expect(text, `${code} ${variant ?? ''}`).not.toMatch(HOLE);
@@ -128,7 +146,9 @@ describe('error catalogue', () => {
 
   it('refuses to render with a missing param or an unknown variant, and fail() refuses too', () => {
     expect(renderError('video.private')).toBeUndefined();
-    expect(renderError('video.private', { platform: 'TikTok' })).toBe('This TikTok video is private, so it cannot be downloaded. Try a public video.');
+    expect(renderError('video.private', { platform: 'TikTok' })).toBe(
+      'This TikTok video is private, so it cannot be downloaded. Try a public video.',
+    );
     expect(renderError('media.unreadable', { variant: 'nope' })).toBeUndefined();
     expect(renderError('no.such_code')).toBeUndefined();
     expect(() => fail('video.private', {} as never)).toThrow(/cannot render/);
@@ -137,11 +157,21 @@ describe('error catalogue', () => {
   it('builds errors with the catalogue status, default Retry-After and params', () => {
     const e = fail('upstream.rate_limited', { platform: 'TikTok' });
     expect(e).toBeInstanceOf(AppError);
-    expect([e.status, e.code, e.headers['retry-after'], e.params]).toEqual([429, 'upstream.rate_limited', '60', { platform: 'TikTok' }]);
+    expect([e.status, e.code, e.headers['retry-after'], e.params]).toEqual([
+      429,
+      'upstream.rate_limited',
+      '60',
+      { platform: 'TikTok' },
+    ]);
     expect(fail('media.busy', undefined, {}, { 'retry-after': '3' }).headers['retry-after']).toBe('3');
     expect(fail('not_found').params).toBeUndefined();
     const h = new HttpClientError('blocked', 'private');
-    expect([h.status, h.code, h.message, h.kind]).toEqual([400, 'upstream.blocked', 'This link points to a private address.', 'blocked']);
+    expect([h.status, h.code, h.message, h.kind]).toEqual([
+      400,
+      'upstream.blocked',
+      'This link points to a private address.',
+      'blocked',
+    ]);
   });
 
   it('sends the envelope the client renders to the same text', async () => {
@@ -175,7 +205,10 @@ describe('error catalogue', () => {
       const missing = await app.inject({ method: 'GET', url: '/api/nothing' });
       expect(missing.json()).toEqual({ message: 'Not found.', code: 'not_found' });
       const big = await app.inject({ method: 'POST', url: '/big', payload: { text: 'x'.repeat(100) } });
-      expect([big.statusCode, big.json()]).toEqual([413, { message: 'Request body is too large', code: 'request.fst_err_ctp_body_too_large' }]);
+      expect([big.statusCode, big.json()]).toEqual([
+        413,
+        { message: 'Request body is too large', code: 'request.fst_err_ctp_body_too_large' },
+      ]);
     } finally {
       await app.close();
     }

@@ -22,16 +22,26 @@ describe('configuration', () => {
     [{ UPSTREAM_HOST_MAP: '{nope' }, /^Invalid configuration: UPSTREAM_HOST_MAP must be a JSON object/],
     [{ OIDC_ISSUER_URL: 'https://id.example.com' }, /OIDC_CLIENT_ID is required/],
     [{ PAYPAL_CLIENT_SECRET: 'x' }, /PAYPAL_CLIENT_ID is required when PAYPAL_CLIENT_SECRET is set/],
-    [{ S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'b' }, /S3_ACCESS_KEY_ID is required when S3_ENDPOINT, S3_BUCKET are set/],
+    [
+      { S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'b' },
+      /S3_ACCESS_KEY_ID is required when S3_ENDPOINT, S3_BUCKET are set/,
+    ],
     [{ LLM_API_KEY: 'k' }, /LLM_BASE_URL is required when LLM_API_KEY is set/],
     [{ TRANSCRIBE_API_KEY: 'k' }, /TRANSCRIBE_API_URL is required when TRANSCRIBE_API_KEY is set/],
     [{ NODE_ENV: 'production', SESSION_SECRET: '' }, /SESSION_SECRET is required in production/],
-    [{ NODE_ENV: 'production', UPSTREAM_HOST_MAP: '{"www.tiktok.com":"http://127.0.0.1:1"}' }, /UPSTREAM_HOST_MAP is refused/],
+    [
+      { NODE_ENV: 'production', UPSTREAM_HOST_MAP: '{"www.tiktok.com":"http://127.0.0.1:1"}' },
+      /UPSTREAM_HOST_MAP is refused/,
+    ],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });
   it('parses the host map and admin emails', () => {
-    const c = loadConfig({ ...base, UPSTREAM_HOST_MAP: '{"*.tiktokcdn.com":"http://127.0.0.1:9"}', ADMIN_EMAILS: ' A@x.com, b@y.com ,' });
+    const c = loadConfig({
+      ...base,
+      UPSTREAM_HOST_MAP: '{"*.tiktokcdn.com":"http://127.0.0.1:9"}',
+      ADMIN_EMAILS: ' A@x.com, b@y.com ,',
+    });
     expect(c.UPSTREAM_HOST_MAP).toEqual({ '*.tiktokcdn.com': 'http://127.0.0.1:9' });
     expect(c.ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
   });
@@ -52,7 +62,9 @@ describe('rate limiter', () => {
 describe('request log', () => {
   it('masks secrets in query strings', () => {
     expect(maskUrl('/api/callback?code=abc&state=s1&iss=x')).toBe('/api/callback?code=***&state=***&iss=x');
-    expect(maskUrl('/subscription?success=true&token=T&ba_token=B')).toBe('/subscription?success=true&token=***&ba_token=***');
+    expect(maskUrl('/subscription?success=true&token=T&ba_token=B')).toBe(
+      '/subscription?success=true&token=***&ba_token=***',
+    );
     expect(maskUrl('/api/health')).toBe('/api/health');
   });
 });
@@ -61,9 +73,19 @@ describe('entitlements', () => {
   const user = (p: Partial<User>): User =>
     ({ proGranted: false, proUntil: null, downloadCount: 0, subscriptionStatus: 'free', ...p }) as User;
   it('counts down the free quota with a floor of 0', () => {
-    expect(subscriptionStatusOf(user({ downloadCount: 5 }))).toMatchObject({ remainingDownloads: 1, canDownload: true, isProUser: false });
-    expect(subscriptionStatusOf(user({ downloadCount: 6 }))).toMatchObject({ remainingDownloads: 0, canDownload: false });
-    expect(subscriptionStatusOf(user({ downloadCount: 9 }))).toMatchObject({ remainingDownloads: 0, canDownload: false });
+    expect(subscriptionStatusOf(user({ downloadCount: 5 }))).toMatchObject({
+      remainingDownloads: 1,
+      canDownload: true,
+      isProUser: false,
+    });
+    expect(subscriptionStatusOf(user({ downloadCount: 6 }))).toMatchObject({
+      remainingDownloads: 0,
+      canDownload: false,
+    });
+    expect(subscriptionStatusOf(user({ downloadCount: 9 }))).toMatchObject({
+      remainingDownloads: 0,
+      canDownload: false,
+    });
   });
   it('is Pro by grant or until the paid-through instant', () => {
     const now = new Date('2026-11-22T00:00:00Z');

@@ -3,11 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, createHttpClient, hostMatches, isPrivateAddress } from '../../src/server/adapters/http/index.js';
 
 describe('address policy', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1', '224.0.0.1', 'not-an-ip'])(
-    'refuses %s',
-    (a) => expect(isPrivateAddress(a)).toBe(true),
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::a00:1',
+    '224.0.0.1',
+    'not-an-ip',
+  ])('refuses %s', (a) => expect(isPrivateAddress(a)).toBe(true));
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (a) =>
+    expect(isPrivateAddress(a)).toBe(false),
   );
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (a) => expect(isPrivateAddress(a)).toBe(false));
   it('matches exact hosts and *.domain patterns only on label boundaries', () => {
     expect(hostMatches('v16-webapp-prime.us.tiktok.com', '*.tiktok.com')).toBe(true);
     expect(hostMatches('tiktok.com', '*.tiktok.com')).toBe(true);
@@ -57,8 +73,10 @@ describe('guarded client', () => {
       hits++;
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/to-loopback') return res.writeHead(302, { location: `${origin}/secret` }).end();
-      if (req.url === '/to-metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
-      if (req.url === '/to-internal') return res.writeHead(302, { location: 'https://internal.example-platform.com/latest/meta-data' }).end();
+      if (req.url === '/to-metadata')
+        return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      if (req.url === '/to-internal')
+        return res.writeHead(302, { location: 'https://internal.example-platform.com/latest/meta-data' }).end();
       if (req.url === '/big') return res.end(Buffer.alloc(2_000_000, 97));
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
       res.end(JSON.stringify({ host: req.headers.host, cookie: req.headers.cookie ?? null }));
@@ -93,8 +111,12 @@ describe('guarded client', () => {
   });
 
   it('re-checks every redirect: hosts off the allow-list are refused', async () => {
-    await expect(client().request('https://www.example-platform.com/to-loopback', { allow })).rejects.toMatchObject({ code: 'upstream.blocked' });
-    await expect(client().request('https://www.example-platform.com/to-metadata', { allow, allowHttp: true })).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(client().request('https://www.example-platform.com/to-loopback', { allow })).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
+    await expect(
+      client().request('https://www.example-platform.com/to-metadata', { allow, allowHttp: true }),
+    ).rejects.toMatchObject({ code: 'upstream.blocked' });
   });
 
   it('re-checks every redirect: an allowed host whose address is private is refused', async () => {
@@ -102,7 +124,9 @@ describe('guarded client', () => {
     // the private-address check (at connect time, on the DNS answer) can stop it.
     const c = createHttpClient({
       hostMap: { 'www.example-platform.com': origin },
-      lookup: async (host) => [{ address: host === 'internal.example-platform.com' ? '169.254.169.254' : '93.184.216.34', family: 4 }],
+      lookup: async (host) => [
+        { address: host === 'internal.example-platform.com' ? '169.254.169.254' : '93.184.216.34', family: 4 },
+      ],
     });
     const before = hits;
     await expect(c.request('https://www.example-platform.com/to-internal', { allow })).rejects.toMatchObject({
@@ -113,19 +137,27 @@ describe('guarded client', () => {
   });
 
   it('stops redirect loops', async () => {
-    await expect(client().request('https://www.example-platform.com/loop', { allow, maxRedirects: 3 })).rejects.toMatchObject({ code: 'upstream.unavailable' });
+    await expect(
+      client().request('https://www.example-platform.com/loop', { allow, maxRedirects: 3 }),
+    ).rejects.toMatchObject({ code: 'upstream.unavailable' });
   });
 
   it('refuses a host whose DNS answer is private (checked at connect time)', async () => {
     const c = createHttpClient({ lookup: async () => [{ address: '10.0.0.7', family: 4 }] });
-    await expect(c.request('https://cdn.example-platform.com/file', { allow })).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(c.request('https://cdn.example-platform.com/file', { allow })).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
     const real = createHttpClient();
-    await expect(real.request('https://localhost/', { allow: ['localhost'] })).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(real.request('https://localhost/', { allow: ['localhost'] })).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
   });
 
   it('enforces the page byte ceiling and the headers timeout', async () => {
     const res = await client().request('https://www.example-platform.com/big', { allow });
     await expect(res.text(1_000_000)).rejects.toMatchObject({ code: 'upstream.too_large' });
-    await expect(client().request('https://www.example-platform.com/slow', { allow })).rejects.toMatchObject({ code: 'upstream.timeout' });
+    await expect(client().request('https://www.example-platform.com/slow', { allow })).rejects.toMatchObject({
+      code: 'upstream.timeout',
+    });
   });
 });

@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 /** A server on 127.0.0.1; `host` names it in its URL (127.0.0.1 or localhost: another host). */
-async function upstream(handler: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void, host = '127.0.0.1'): Promise<Upstream> {
+async function upstream(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void,
+  host = '127.0.0.1',
+): Promise<Upstream> {
   const hits: string[] = [];
   let base = '';
   const server = http.createServer((req, res) => {
@@ -49,7 +52,10 @@ const json = (res: http.ServerResponse, body: unknown, status = 200) => {
 };
 
 /** An OpenID provider's discovery document on 127.0.0.1, with endpoints overridden. */
-async function provider(endpoints: Record<string, string> = {}, onOther?: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+async function provider(
+  endpoints: Record<string, string> = {},
+  onOther?: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+) {
   return upstream((req, res, base) => {
     if (req.url === '/.well-known/openid-configuration')
       return json(res, {
@@ -87,13 +93,17 @@ describe('OIDC sign-in through the guarded fetch', () => {
     await expect(adapter(idp.url).start('http://app.test/cb')).rejects.toThrow(
       /OIDC provider: its token_endpoint \(http:\/\/localhost:\d+\) is refused: an endpoint outside the issuer's origin .* must be https on the default port at a public address/,
     );
-    await expect(adapter(idp.url).finish(new URL('http://app.test/cb?code=c&state=st'), login)).rejects.toThrow(/token_endpoint/);
+    await expect(adapter(idp.url).finish(new URL('http://app.test/cb?code=c&state=st'), login)).rejects.toThrow(
+      /token_endpoint/,
+    );
     expect(other.hits).toEqual([]);
   });
 
   it('refuses a token_endpoint at the cloud metadata address', async () => {
     const idp = await provider({ token_endpoint: 'https://169.254.169.254/latest/meta-data/' });
-    await expect(adapter(idp.url).start('http://app.test/cb')).rejects.toThrow(/its token_endpoint \(https:\/\/169\.254\.169\.254\) is refused/);
+    await expect(adapter(idp.url).start('http://app.test/cb')).rejects.toThrow(
+      /its token_endpoint \(https:\/\/169\.254\.169\.254\) is refused/,
+    );
   });
 
   it('refuses a jwks_uri or userinfo_endpoint on another port of the issuer host', async () => {
@@ -120,14 +130,19 @@ describe('OIDC sign-in through the guarded fetch', () => {
       },
     });
     await oidc.start('http://app.test/cb');
-    await expect(oidc.finish(new URL('http://app.test/cb?code=c&state=st'), login)).rejects.toMatchObject({ code: 'upstream.blocked', message: expect.stringMatching(/private address/) });
+    await expect(oidc.finish(new URL('http://app.test/cb?code=c&state=st'), login)).rejects.toMatchObject({
+      code: 'upstream.blocked',
+      message: expect.stringMatching(/private address/),
+    });
     expect(asked).toEqual(['tokens.idp.test']);
   });
 
   it('gives up on a provider that does not answer, within the timeout', async () => {
     const idp = await upstream(() => {}); // never answers
     const started = Date.now();
-    const err = await adapter(idp.url, { timeoutMs: 300 }).start('http://app.test/cb').catch((e: unknown) => e);
+    const err = await adapter(idp.url, { timeoutMs: 300 })
+      .start('http://app.test/cb')
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'upstream.timeout' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -137,12 +152,21 @@ describe('OIDC sign-in through the guarded fetch', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"issuer":"x","pad":"${'a'.repeat(2 * 1024 * 1024)}"}`);
     });
-    await expect(adapter(idp.url).start('http://app.test/cb')).rejects.toMatchObject({ code: 'upstream.too_large', message: expect.stringMatching(/larger than allowed/) });
+    await expect(adapter(idp.url).start('http://app.test/cb')).rejects.toMatchObject({
+      code: 'upstream.too_large',
+      message: expect.stringMatching(/larger than allowed/),
+    });
   });
 });
 
 describe('S3 media store through the guarded fetch', () => {
-  const s3cfg = (endpoint: string) => ({ endpoint, bucket: 'media', region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' });
+  const s3cfg = (endpoint: string) => ({
+    endpoint,
+    bucket: 'media',
+    region: 'us-east-1',
+    accessKeyId: 'AKIDTEST',
+    secretAccessKey: 'secret',
+  });
 
   it('stores (streamed from disk, payload signed) and reads back an object', async () => {
     const s3 = await startFakeS3({ bucket: 'media', accessKeyId: 'AKIDTEST' });
@@ -159,7 +183,13 @@ describe('S3 media store through the guarded fetch', () => {
     expect(Buffer.concat(chunks).toString()).toBe('xxxxx');
     expect(await store.open('audio/missing.mp3')).toBeNull();
     await store.delete('audio/a.mp3');
-    expect(s3.log).toEqual(['PUT audio/a.mp3', 'HEAD audio/a.mp3', 'GET audio/a.mp3', 'GET audio/missing.mp3', 'DELETE audio/a.mp3']);
+    expect(s3.log).toEqual([
+      'PUT audio/a.mp3',
+      'HEAD audio/a.mp3',
+      'GET audio/a.mp3',
+      'GET audio/missing.mp3',
+      'DELETE audio/a.mp3',
+    ]);
   });
 
   it('refuses a redirect from the S3 endpoint to another origin: the other one is never asked', async () => {
@@ -168,8 +198,13 @@ describe('S3 media store through the guarded fetch', () => {
       res.writeHead(307, { location: `${other.url}${req.url}` });
       res.end();
     });
-    await expect(createS3Store(s3cfg(s3.url)).open('audio/a.mp3')).rejects.toMatchObject({ code: 'upstream.blocked', message: expect.stringMatching(/not the configured endpoint/) });
-    await expect(createS3Store(s3cfg(s3.url)).delete('audio/a.mp3')).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(createS3Store(s3cfg(s3.url)).open('audio/a.mp3')).rejects.toMatchObject({
+      code: 'upstream.blocked',
+      message: expect.stringMatching(/not the configured endpoint/),
+    });
+    await expect(createS3Store(s3cfg(s3.url)).delete('audio/a.mp3')).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
     expect(other.hits).toEqual([]);
     expect(s3.hits).toEqual(['GET /media/audio/a.mp3', 'DELETE /media/audio/a.mp3']);
   });
@@ -189,7 +224,10 @@ describe('S3 media store through the guarded fetch', () => {
       res.write(Buffer.alloc(64 * 1024, 'a'));
       finish = () => res.end(Buffer.from('end'));
     });
-    const store = createS3Store(s3cfg(s3.url), createGuardedFetch({ endpoint: s3.url, timeoutMs: 400, maxBytes: 1 << 30 }) as typeof fetch);
+    const store = createS3Store(
+      s3cfg(s3.url),
+      createGuardedFetch({ endpoint: s3.url, timeoutMs: 400, maxBytes: 1 << 30 }) as typeof fetch,
+    );
     const body = (await store.open('audio/a.mp3'))!;
     const it = body[Symbol.asyncIterator]();
     expect(((await it.next()).value as Buffer).length).toBeGreaterThan(0); // not buffered whole

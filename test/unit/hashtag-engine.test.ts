@@ -41,7 +41,10 @@ describe('built-in hashtag engine', () => {
     const titleWords = words(title);
     // The top three niche tags are built from the title's own words.
     for (const tag of r.niche.slice(0, 3)) {
-      expect(titleWords.some((w) => tag.includes(w)), `${tag} from ${title}`).toBe(true);
+      expect(
+        titleWords.some((w) => tag.includes(w)),
+        `${tag} from ${title}`,
+      ).toBe(true);
     }
     expectWellFormed(r.niche);
     expectWellFormed(r.trending);
@@ -82,7 +85,7 @@ describe('built-in hashtag engine', () => {
     expect(r.mixed[0]).toBe('#pastatok');
   });
 
-  it('keeps the creator\'s own hashtags and niche, and the language of the title', () => {
+  it("keeps the creator's own hashtags and niche, and the language of the title", () => {
     const r = engine.generate({ videoTitle: 'Receta fácil de paella valenciana #paella', niche: 'Spanish food' }, null);
     expect(r.niche[0]).toBe('#paella');
     expect(r.niche).toContain('#paellavalenciana');

@@ -48,7 +48,9 @@ const PAYLOADS = [
 
 function assertSafe(html: string) {
   expect(html).not.toMatch(/<script/i);
-  expect(html).not.toMatch(/<(iframe|object|embed|form|input|svg|math|style|meta|base|link|body|video|source|details)\b/i);
+  expect(html).not.toMatch(
+    /<(iframe|object|embed|form|input|svg|math|style|meta|base|link|body|video|source|details)\b/i,
+  );
   // Any on* attribute inside a tag.
   expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
   expect(html).not.toMatch(/<[^>]*\sstyle\s*=/i);
@@ -73,7 +75,9 @@ describe('blog Markdown sanitising', () => {
   });
 
   it('still renders ordinary Markdown', () => {
-    const html = renderMarkdown('# Title\n\n**bold** _it_ `code`\n\n- a\n- b\n\n[site](https://example.com) ![pic](https://example.com/p.png)\n\n```js\nlet x = 1 < 2;\n```');
+    const html = renderMarkdown(
+      '# Title\n\n**bold** _it_ `code`\n\n- a\n- b\n\n[site](https://example.com) ![pic](https://example.com/p.png)\n\n```js\nlet x = 1 < 2;\n```',
+    );
     expect(html).toContain('<h1>Title</h1>');
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain('<em>it</em>');

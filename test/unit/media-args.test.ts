@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mp3Args, NO_AUDIO_STDERR, parseProgressTime, parseSilences, speechSpans, speechWavArgs } from '../../src/server/adapters/media/ffmpeg-args.js';
+import {
+  mp3Args,
+  NO_AUDIO_STDERR,
+  parseProgressTime,
+  parseSilences,
+  speechSpans,
+  speechWavArgs,
+} from '../../src/server/adapters/media/ffmpeg-args.js';
 import { controlEntries, controlFile, parseHypseg, wordsToCues } from '../../src/server/adapters/asr/pocketsphinx.js';
 import { pickSubtitleTrack } from '../../src/server/adapters/asr/captions-engine.js';
 import { languageCode } from '../../src/server/adapters/asr/types.js';
@@ -22,7 +29,11 @@ describe('ffmpeg argument builders', () => {
     expect(a).not.toContain('pipe:0');
   });
   it('reads the output time from -progress and spots a missing audio stream', () => {
-    expect(parseProgressTime('out_time_us=1000\nout_time=00:00:01.000000\nprogress=continue\nout_time=00:01:00.034000\nprogress=end\n')).toBeCloseTo(60.034);
+    expect(
+      parseProgressTime(
+        'out_time_us=1000\nout_time=00:00:01.000000\nprogress=continue\nout_time=00:01:00.034000\nprogress=end\n',
+      ),
+    ).toBeCloseTo(60.034);
     expect(parseProgressTime('out_time=-577014:32:22.775808\nprogress=end')).toBe(0);
     expect(parseProgressTime('')).toBe(0);
     expect(mp3Args('a', 'b')).toEqual(expect.arrayContaining(['-progress', 'pipe:1', '-nostats']));
@@ -30,7 +41,9 @@ describe('ffmpeg argument builders', () => {
   });
   it('makes 16 kHz mono PCM with silencedetect for speech', () => {
     const a = speechWavArgs('in', 'out.wav');
-    expect(a).toEqual(expect.arrayContaining(['-xerror', '-ac', '1', '-ar', '16000', 'pcm_s16le', 'silencedetect=noise=-35dB:d=0.3']));
+    expect(a).toEqual(
+      expect.arrayContaining(['-xerror', '-ac', '1', '-ar', '16000', 'pcm_s16le', 'silencedetect=noise=-35dB:d=0.3']),
+    );
   });
 });
 
@@ -61,14 +74,18 @@ describe('silence and speech spans', () => {
 
 describe('pocketsphinx batch', () => {
   it('cuts long spans and writes one control line each', () => {
-    const e = controlEntries([{ start: 1, end: 2.5 }, { start: 3, end: 60 }]);
+    const e = controlEntries([
+      { start: 1, end: 2.5 },
+      { start: 3, end: 60 },
+    ]);
     expect(e[0]).toEqual({ id: 'u0', startFrame: 100, endFrame: 250 });
     expect(e.length).toBe(4);
     expect(e.every((x) => x.endFrame - x.startFrame <= 2500)).toBe(true);
     expect(controlFile('speech', e.slice(0, 1))).toBe('speech 100 250 u0\n');
   });
   it('reads hypseg words with absolute times, dropping fillers and alternate-pronunciation marks', () => {
-    const line = 'u1 S 0 T -1 A -1 L -1 0 -1 0 <s> 19 -9 -5 welcome 62 -3 -3 to(3) 77 -5 -2 our(2) 105 -4 -1 <sil> 130 -1 -1 cooking 160 -1 -1 </s> 200';
+    const line =
+      'u1 S 0 T -1 A -1 L -1 0 -1 0 <s> 19 -9 -5 welcome 62 -3 -3 to(3) 77 -5 -2 our(2) 105 -4 -1 <sil> 130 -1 -1 cooking 160 -1 -1 </s> 200';
     const words = parseHypseg(line, [{ id: 'u1', startFrame: 1000, endFrame: 1200 }]);
     expect(words).toEqual([
       { word: 'welcome', start: 10.19, end: 10.62 },
@@ -91,7 +108,12 @@ describe('pocketsphinx batch', () => {
 });
 
 describe('caption track choice and languages', () => {
-  const t = (language: string, source: string, format = 'webvtt') => ({ url: `https://x/${language}-${source}`, language, source, format });
+  const t = (language: string, source: string, format = 'webvtt') => ({
+    url: `https://x/${language}-${source}`,
+    language,
+    source,
+    format,
+  });
   it('prefers original captions, then English, and skips non-WebVTT', () => {
     expect(pickSubtitleTrack([t('eng-US', 'MT'), t('spa-ES', 'ASR')])?.language).toBe('spa-ES');
     expect(pickSubtitleTrack([t('fra-FR', 'ASR'), t('eng-US', 'ASR')])?.language).toBe('eng-US');
@@ -106,8 +128,12 @@ describe('caption track choice and languages', () => {
   });
   it('finds the transcription endpoint from a base, a /v1 base or the full path', () => {
     expect(transcriptionEndpoint('https://api.openai.com')).toBe('https://api.openai.com/v1/audio/transcriptions');
-    expect(transcriptionEndpoint('https://api.groq.com/openai/v1/')).toBe('https://api.groq.com/openai/v1/audio/transcriptions');
-    expect(transcriptionEndpoint('http://h:8080/v1/audio/transcriptions')).toBe('http://h:8080/v1/audio/transcriptions');
+    expect(transcriptionEndpoint('https://api.groq.com/openai/v1/')).toBe(
+      'https://api.groq.com/openai/v1/audio/transcriptions',
+    );
+    expect(transcriptionEndpoint('http://h:8080/v1/audio/transcriptions')).toBe(
+      'http://h:8080/v1/audio/transcriptions',
+    );
   });
 });
 
@@ -153,9 +179,11 @@ describe('worker pool', () => {
     const first = pool.run(() => new Promise<void>((r) => (release = r)));
     const ac = new AbortController();
     let started = false;
-    const second = pool.run(async () => {
-      started = true;
-    }, ac.signal).catch((e) => e);
+    const second = pool
+      .run(async () => {
+        started = true;
+      }, ac.signal)
+      .catch((e) => e);
     ac.abort();
     expect((await second).code).toBe('request.aborted');
     release();

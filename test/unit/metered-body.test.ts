@@ -108,7 +108,9 @@ describe('MeteredBody (a quota-counted download body)', () => {
     const h = hooks(async () => {
       throw new Error('database down');
     });
-    const { data, error } = await readAll(new MeteredBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 4, h.hooks));
+    const { data, error } = await readAll(
+      new MeteredBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 4, h.hooks),
+    );
     expect(error?.message).toBe('database down');
     expect(data.toString()).toBe('ab');
     expect(h.calls).toEqual(['commit 4', 'release 4']);

@@ -44,14 +44,18 @@ async function upstream(handler: http.RequestListener, host = '127.0.0.1'): Prom
   return u;
 }
 
-const json = (body: unknown, status = 200) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-const redirectTo = (location: string, status = 307) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
-  res.writeHead(status, { location });
-  res.end();
-};
+const json =
+  (body: unknown, status = 200) =>
+  (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+const redirectTo =
+  (location: string, status = 307) =>
+  (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(status, { location });
+    res.end();
+  };
 
 /** Streams a JSON-looking body until the client hangs up (or SAFETY bytes): `outcome` says which. */
 const SAFETY = 48 * 1024 * 1024;
@@ -76,12 +80,21 @@ function endless() {
   return { handler, outcome };
 }
 
-const completion = { choices: [{ index: 0, message: { role: 'assistant', content: '{"hashtags":["#ok"]}' }, finish_reason: 'stop' }] };
-const transcript = { language: 'english', duration: 2, text: 'Hello.', segments: [{ id: 0, start: 0, end: 2, text: 'Hello.' }] };
+const completion = {
+  choices: [{ index: 0, message: { role: 'assistant', content: '{"hashtags":["#ok"]}' }, finish_reason: 'stop' }],
+};
+const transcript = {
+  language: 'english',
+  duration: 2,
+  text: 'Hello.',
+  segments: [{ id: 0, start: 0, end: 2, text: 'Hello.' }],
+};
 
 describe('the operator client rule', () => {
   it('reaches the configured origin (http, loopback, own port) and follows a redirect within it', async () => {
-    const api = await upstream((req, res) => (req.url === '/old' ? redirectTo('/v1/ok', 302)(req, res) : json({ ok: true })(req, res)));
+    const api = await upstream((req, res) =>
+      req.url === '/old' ? redirectTo('/v1/ok', 302)(req, res) : json({ ok: true })(req, res),
+    );
     const client = createOperatorClient({ endpoint: `${api.url}/v1`, timeoutMs: 5000, maxBytes: 1024 });
     const res = await client.request(`${api.url}/old`);
     expect(res.status).toBe(200);
@@ -94,24 +107,31 @@ describe('the operator client rule', () => {
     const other = await upstream(json({}), 'localhost');
     const client = createOperatorClient({ endpoint: api.url, timeoutMs: 5000, maxBytes: 1024 });
     await expect(client.request(`${other.url}/x`)).rejects.toMatchObject({ code: 'upstream.blocked' });
-    await expect(client.request(`${api.url.replace('http:', 'https:')}/x`)).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(client.request(`${api.url.replace('http:', 'https:')}/x`)).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
     expect(other.hits).toEqual([]);
     // The shared guarded client still refuses the very origin the operator client may reach.
     const guarded = createHttpClient();
-    await expect(guarded.request(`${api.url}/x`, { allow: ['127.0.0.1'], allowHttp: true })).rejects.toMatchObject({ code: 'upstream.blocked' });
+    await expect(guarded.request(`${api.url}/x`, { allow: ['127.0.0.1'], allowHttp: true })).rejects.toMatchObject({
+      code: 'upstream.blocked',
+    });
     expect(api.hits).toEqual([]);
     await guarded.close();
   });
 });
 
 describe('LLM chat API', () => {
-  const llm = (baseUrl: string, timeoutMs = 5000) => createOpenAiChatClient({ baseUrl, apiKey: 'sk-secret', model: 'gpt-test', timeoutMs });
+  const llm = (baseUrl: string, timeoutMs = 5000) =>
+    createOpenAiChatClient({ baseUrl, apiKey: 'sk-secret', model: 'gpt-test', timeoutMs });
   const ask = { system: 'Answer in JSON.', user: 'hashtags for pasta' };
 
   it('refuses a redirect to another host: the other host is never asked', async () => {
     const other = await upstream(json(completion), 'localhost');
     const api = await upstream(redirectTo(`${other.url}/v1/chat/completions`));
-    const err = await llm(`${api.url}/v1`).completeJson(ask).catch((e: unknown) => e);
+    const err = await llm(`${api.url}/v1`)
+      .completeJson(ask)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ reason: 'network', message: expect.stringMatching(/not the configured endpoint/) });
     expect(other.hits).toEqual([]);
@@ -119,14 +139,20 @@ describe('LLM chat API', () => {
 
   it('refuses a redirect to the cloud metadata address without connecting', async () => {
     const api = await upstream(redirectTo('http://169.254.169.254/latest/meta-data/iam/security-credentials/'));
-    await expect(llm(`${api.url}/v1`).completeJson(ask)).rejects.toMatchObject({ reason: 'network', message: expect.stringMatching(/not the configured endpoint/) });
+    await expect(llm(`${api.url}/v1`).completeJson(ask)).rejects.toMatchObject({
+      reason: 'network',
+      message: expect.stringMatching(/not the configured endpoint/),
+    });
     expect(api.hits).toEqual(['POST /v1/chat/completions']);
   });
 
   it('cuts an answer over the size cap: malformed, the connection dropped', async () => {
     const big = endless();
     const api = await upstream(big.handler);
-    await expect(llm(`${api.url}/v1`, 20_000).completeJson(ask)).rejects.toMatchObject({ reason: 'malformed', message: 'response too large' });
+    await expect(llm(`${api.url}/v1`, 20_000).completeJson(ask)).rejects.toMatchObject({
+      reason: 'malformed',
+      message: 'response too large',
+    });
     const { sent, finished } = await big.outcome;
     expect(finished).toBe(false);
     expect(sent).toBeLessThan(SAFETY);
@@ -135,10 +161,18 @@ describe('LLM chat API', () => {
 
 describe('transcription API', () => {
   const work = () => fs.mkdtempSync(path.join(os.tmpdir(), 'operator-endpoints-'));
-  const input = (workDir: string) => ({ subtitles: [], fetchText: async () => '', mediaFile: async () => '/dev/null', duration: 2, workDir });
+  const input = (workDir: string) => ({
+    subtitles: [],
+    fetchText: async () => '',
+    mediaFile: async () => '/dev/null',
+    duration: 2,
+    workDir,
+  });
   // The adapter uploads whatever prepareUpload wrote: a few bytes stand in for the mp3.
   const engine = (url: string, timeoutMs = 5000) =>
-    createOpenAiEngine({ url, apiKey: 'sk-secret', model: 'whisper-1', timeoutMs }, async (_in, out) => fs.writeFileSync(out, 'not really mp3'));
+    createOpenAiEngine({ url, apiKey: 'sk-secret', model: 'whisper-1', timeoutMs }, async (_in, out) =>
+      fs.writeFileSync(out, 'not really mp3'),
+    );
 
   it('uploads to the configured endpoint and reads its segments', async () => {
     const api = await upstream(json(transcript));
@@ -150,7 +184,9 @@ describe('transcription API', () => {
   it('refuses a redirect to another host with its usual 502, uploading nothing there', async () => {
     const other = await upstream(json(transcript), 'localhost');
     const api = await upstream(redirectTo(`${other.url}/v1/audio/transcriptions`, 308));
-    const err = await engine(api.url).transcribe(input(work())).catch((e: unknown) => e);
+    const err = await engine(api.url)
+      .transcribe(input(work()))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 502, code: 'transcription.upstream' });
     expect(other.hits).toEqual([]);
@@ -159,8 +195,14 @@ describe('transcription API', () => {
   it('cuts an answer over the size cap with transcription.upstream', async () => {
     const big = endless();
     const api = await upstream(big.handler);
-    const err = await engine(api.url, 20_000).transcribe(input(work())).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 502, code: 'transcription.upstream', message: expect.stringMatching(/larger than allowed/) });
+    const err = await engine(api.url, 20_000)
+      .transcribe(input(work()))
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      status: 502,
+      code: 'transcription.upstream',
+      message: expect.stringMatching(/larger than allowed/),
+    });
     const { sent, finished } = await big.outcome;
     expect(finished).toBe(false);
     expect(sent).toBeLessThan(SAFETY);
@@ -168,12 +210,15 @@ describe('transcription API', () => {
 });
 
 describe('PayPal', () => {
-  const paypal = (apiBase: string) => createPayPalClient({ apiBase, clientId: 'id', clientSecret: 'secret', planId: 'P-1', timeoutMs: 20_000 });
+  const paypal = (apiBase: string) =>
+    createPayPalClient({ apiBase, clientId: 'id', clientSecret: 'secret', planId: 'P-1', timeoutMs: 20_000 });
 
   it('refuses a redirect from the API to another host, as a provider failure (not one of our 4xx)', async () => {
     const other = await upstream(json({ access_token: 'stolen', expires_in: 3600 }), 'localhost');
     const api = await upstream(redirectTo(`${other.url}/v1/oauth2/token`));
-    const err = await paypal(api.url).getSubscription('I-1').catch((e: unknown) => e);
+    const err = await paypal(api.url)
+      .getSubscription('I-1')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(AppError);
     expect((err as Error).message).toMatch(/not the configured endpoint/);
@@ -206,7 +251,10 @@ describe('PayPal', () => {
       },
       Buffer.from('{}'),
     );
-    expect(verdict).toEqual({ ok: false, reason: expect.stringMatching(/^certificate unavailable: .*private address/) });
+    expect(verdict).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^certificate unavailable: .*private address/),
+    });
     expect(asked).toEqual(['api.sandbox.paypal.com']);
     await http.close();
   });

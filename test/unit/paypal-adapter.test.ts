@@ -9,7 +9,13 @@ import { createWebhookVerifier, isPayPalCertUrl } from '../../src/server/adapter
 import { approveLink } from '../../src/server/adapters/paypal/types.js';
 import { billingSetup } from '../../src/server/services/billing-setup.js';
 import { loadConfig } from '../../src/server/config.js';
-import { FAKE_CERT_HOST, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, startFakePayPal, type FakePayPal } from '../fakes/fake-paypal.js';
+import {
+  FAKE_CERT_HOST,
+  FAKE_CLIENT_ID,
+  FAKE_CLIENT_SECRET,
+  startFakePayPal,
+  type FakePayPal,
+} from '../fakes/fake-paypal.js';
 
 let fake: FakePayPal;
 beforeAll(async () => {
@@ -26,7 +32,14 @@ describe('PayPal REST client', () => {
     const c = client(planId);
     const before = fake.tokenRequests;
     const subs = await Promise.all(
-      [1, 2, 3].map((i) => c.createSubscription({ customId: `u${i}`, returnUrl: 'https://app.example/r', cancelUrl: 'https://app.example/c', requestId: crypto.randomUUID() })),
+      [1, 2, 3].map((i) =>
+        c.createSubscription({
+          customId: `u${i}`,
+          returnUrl: 'https://app.example/r',
+          cancelUrl: 'https://app.example/c',
+          requestId: crypto.randomUUID(),
+        }),
+      ),
     );
     expect(fake.tokenRequests).toBe(before + 1);
     fake.expireTokens();
@@ -36,7 +49,12 @@ describe('PayPal REST client', () => {
 
   it('sends PayPal-Request-Id on every POST: a retried create returns the same subscription', async () => {
     const c = client(fake.seedPlan());
-    const input = { customId: 'same', returnUrl: 'https://app.example/r', cancelUrl: 'https://app.example/c', requestId: crypto.randomUUID() };
+    const input = {
+      customId: 'same',
+      returnUrl: 'https://app.example/r',
+      cancelUrl: 'https://app.example/c',
+      requestId: crypto.randomUUID(),
+    };
     const a = await c.createSubscription(input);
     const b = await c.createSubscription(input);
     expect(b.id).toBe(a.id);
@@ -49,23 +67,46 @@ describe('PayPal REST client', () => {
 
   it('treats a second cancel (422 SUBSCRIPTION_STATUS_INVALID) as done, and 404 as unknown', async () => {
     const c = client(fake.seedPlan());
-    const sub = await c.createSubscription({ customId: 'x', returnUrl: 'https://app.example/r', cancelUrl: 'https://app.example/c', requestId: crypto.randomUUID() });
+    const sub = await c.createSubscription({
+      customId: 'x',
+      returnUrl: 'https://app.example/r',
+      cancelUrl: 'https://app.example/c',
+      requestId: crypto.randomUUID(),
+    });
     await fetch(approveLink(sub)!, { redirect: 'manual' });
     await c.cancelSubscription(sub.id, 'first');
     await expect(c.cancelSubscription(sub.id, 'second')).resolves.toBeUndefined();
     expect((await c.getSubscription(sub.id))?.status).toBe('CANCELLED');
     expect(await c.getSubscription('I-UNKNOWN')).toBeNull();
     // Cancelling something never activated is a real error.
-    const pending = await c.createSubscription({ customId: 'y', returnUrl: 'https://app.example/r', cancelUrl: 'https://app.example/c', requestId: crypto.randomUUID() });
-    await expect(c.cancelSubscription(pending.id, 'nope')).rejects.toMatchObject({ status: 422, issue: 'SUBSCRIPTION_STATUS_INVALID' });
+    const pending = await c.createSubscription({
+      customId: 'y',
+      returnUrl: 'https://app.example/r',
+      cancelUrl: 'https://app.example/c',
+      requestId: crypto.randomUUID(),
+    });
+    await expect(c.cancelSubscription(pending.id, 'nope')).rejects.toMatchObject({
+      status: 422,
+      issue: 'SUBSCRIPTION_STATUS_INVALID',
+    });
   });
 
   it('reports bad credentials as an OAuth failure', async () => {
-    await expect(client('P-X', 'wrong').getSubscription('I-1')).rejects.toMatchObject({ status: 401, name: 'invalid_client' });
+    await expect(client('P-X', 'wrong').getSubscription('I-1')).rejects.toMatchObject({
+      status: 401,
+      name: 'invalid_client',
+    });
   });
 
   it('billing:setup creates a SERVICE product and a never-ending $9.99 USD monthly plan', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/smt-billing-setup', PAYPAL_CLIENT_ID: FAKE_CLIENT_ID, PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET, PAYPAL_API_BASE: fake.url });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: 'x'.repeat(32),
+      DATA_DIR: '/tmp/smt-billing-setup',
+      PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
+      PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+      PAYPAL_API_BASE: fake.url,
+    });
     const out = await billingSetup(config);
     const planId = /PAYPAL_PLAN_ID=(P-\w+)/.exec(out)?.[1];
     expect(planId).toBeTruthy();
@@ -79,7 +120,11 @@ describe('PayPal REST client', () => {
     });
     const product = fake.requests.find((r) => r.path === '/v1/catalogs/products' && r.method === 'POST')!;
     expect(JSON.parse(product.body).type).toBe('SERVICE');
-    const unconfigured = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/smt-billing-setup' });
+    const unconfigured = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: 'x'.repeat(32),
+      DATA_DIR: '/tmp/smt-billing-setup',
+    });
     await expect(billingSetup(unconfigured)).rejects.toThrow(/PayPal is not configured/);
   });
 });
@@ -123,19 +168,30 @@ describe('webhook signature verification', () => {
     };
     const verifier = createWebhookVerifier({ webhookId, hostMap: hostMap() });
     expect(await verifier.verify(headers, Buffer.from(raw))).toEqual({ ok: true });
-    expect((await createWebhookVerifier({ webhookId: 'OTHER', hostMap: hostMap() }).verify(headers, Buffer.from(raw))).ok).toBe(false);
+    expect(
+      (await createWebhookVerifier({ webhookId: 'OTHER', hostMap: hostMap() }).verify(headers, Buffer.from(raw))).ok,
+    ).toBe(false);
     expect((await verifier.verify(headers, Buffer.from(raw + ' '))).ok).toBe(false);
     // The configured API base is a certificate source too (no host map needed).
-    expect(await createWebhookVerifier({ webhookId, certBase: fake.url }).verify(headers, Buffer.from(raw))).toEqual({ ok: true });
+    expect(await createWebhookVerifier({ webhookId, certBase: fake.url }).verify(headers, Buffer.from(raw))).toEqual({
+      ok: true,
+    });
     // Without either, the certificate comes from the real paypal.com host, which cannot vouch for the fake.
     expect((await createWebhookVerifier({ webhookId }).verify(headers, Buffer.from(raw))).ok).toBe(false);
 
     // Signed with the genuine key: only the unsigned-decimal CRC-32 form verifies.
     const crc = zlib.crc32(Buffer.from(raw));
-    const withCrc = (form: string) => fake.sign(`${headers.transmissionId}|${headers.transmissionTime}|${webhookId}|${form}`);
-    expect((await verifier.verify({ ...headers, transmissionSig: withCrc(String(crc)) }, Buffer.from(raw))).ok).toBe(true);
+    const withCrc = (form: string) =>
+      fake.sign(`${headers.transmissionId}|${headers.transmissionTime}|${webhookId}|${form}`);
+    expect((await verifier.verify({ ...headers, transmissionSig: withCrc(String(crc)) }, Buffer.from(raw))).ok).toBe(
+      true,
+    );
     expect(crc).toBeGreaterThan(0x7fffffff); // this body's CRC has the top bit set, so the signed form differs
-    expect((await verifier.verify({ ...headers, transmissionSig: withCrc(String(crc | 0)) }, Buffer.from(raw))).ok).toBe(false);
-    expect((await verifier.verify({ ...headers, transmissionSig: withCrc(crc.toString(16)) }, Buffer.from(raw))).ok).toBe(false);
+    expect(
+      (await verifier.verify({ ...headers, transmissionSig: withCrc(String(crc | 0)) }, Buffer.from(raw))).ok,
+    ).toBe(false);
+    expect(
+      (await verifier.verify({ ...headers, transmissionSig: withCrc(crc.toString(16)) }, Buffer.from(raw))).ok,
+    ).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ async function open<T extends PGlite>(db: T): Promise<T> {
   await db.exec(SCHEMA);
   return db;
 }
-const preparedNames = async (db: PGlite) => (await db.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
+const preparedNames = async (db: PGlite) =>
+  (await db.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
 
 describe('the PGlite internals PreparedPGlite relies on', () => {
   // It reaches into PGlite's protected methods and protocol helpers, so the version is pinned
@@ -22,19 +23,29 @@ describe('the PGlite internals PreparedPGlite relies on', () => {
   it('are all still there in the pinned version', async () => {
     const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
     const installed = JSON.parse(fs.readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')).version;
-    expect(pkg.dependencies['@electric-sql/pglite'], 'pin @electric-sql/pglite to an exact version').toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.dependencies['@electric-sql/pglite'], 'pin @electric-sql/pglite to an exact version').toMatch(
+      /^\d+\.\d+\.\d+$/,
+    );
     expect(installed).toBe(pkg.dependencies['@electric-sql/pglite']);
     const db = new PGlite();
     await db.waitReady;
-    const missing = ['_checkReady', '_runExclusiveTransaction', '_runExclusiveQuery', 'execProtocolStream', 'syncToFs'].filter(
-      (m) => typeof (db as unknown as Record<string, unknown>)[m] !== 'function',
-    );
+    const missing = [
+      '_checkReady',
+      '_runExclusiveTransaction',
+      '_runExclusiveQuery',
+      'execProtocolStream',
+      'syncToFs',
+    ].filter((m) => typeof (db as unknown as Record<string, unknown>)[m] !== 'function');
     expect(missing, 'PGlite methods used by pglite-prepared.ts').toEqual([]);
     expect(typeof db.serializers).toBe('object');
     expect(typeof db.parsers).toBe('object');
     const { parse, protocol } = await import('@electric-sql/pglite');
     expect([typeof parse.parseResults, typeof parse.parseDescribeStatementResults]).toEqual(['function', 'function']);
-    expect(['parse', 'describe', 'bind', 'execute', 'sync', 'close'].filter((m) => typeof (protocol.serialize as Record<string, unknown>)[m] !== 'function')).toEqual([]);
+    expect(
+      ['parse', 'describe', 'bind', 'execute', 'sync', 'close'].filter(
+        (m) => typeof (protocol.serialize as Record<string, unknown>)[m] !== 'function',
+      ),
+    ).toEqual([]);
     await db.close();
   });
 });
@@ -55,9 +66,16 @@ describe('PreparedPGlite', () => {
   it('answers like PGlite: values of every type, null and Date parameters, array rows with custom parsers', async () => {
     const cases: Array<[string, unknown[], object?]> = [
       ['select * from t where name = $1', ['a']],
-      ['insert into t (name, n, ok, at, meta, tags) values ($1, $2, $3, $4, $5, $6) returning *', ['b', 5n, false, new Date('2026-05-06T07:08:09Z'), { y: 'z' }, ['r', 's']]],
+      [
+        'insert into t (name, n, ok, at, meta, tags) values ($1, $2, $3, $4, $5, $6) returning *',
+        ['b', 5n, false, new Date('2026-05-06T07:08:09Z'), { y: 'z' }, ['r', 's']],
+      ],
       ['update t set n = n + $2, at = $3 where name = $1 returning n, at', ['b', 1, null]],
-      ['select id, name, meta from t order by id', [], { rowMode: 'array', parsers: { 25: (v: string) => v.toUpperCase() } }],
+      [
+        'select id, name, meta from t order by id',
+        [],
+        { rowMode: 'array', parsers: { 25: (v: string) => v.toUpperCase() } },
+      ],
       ['select count(*) as c from t where ok = $1', [true]],
       ['delete from t where name = $1', ['b']],
     ];
@@ -70,13 +88,19 @@ describe('PreparedPGlite', () => {
         expect(b.affectedRows).toBe(a.affectedRows);
       }
     }
-    expect((await fast.query<{ at: Date; meta: unknown }>('select at, meta from t where name = $1', ['a'])).rows[0]).toEqual({ at: new Date('2026-01-02T03:04:05Z'), meta: { x: [1, 2] } });
+    expect(
+      (await fast.query<{ at: Date; meta: unknown }>('select at, meta from t where name = $1', ['a'])).rows[0],
+    ).toEqual({ at: new Date('2026-01-02T03:04:05Z'), meta: { x: [1, 2] } });
     // Every distinct text was prepared once, under its own name (the two reads here included).
     expect((await preparedNames(fast)).length).toBe(cases.length + 2);
   });
 
   it('throws PGlite errors with their code and query, and stays usable after them', async () => {
-    await expect(fast.query('insert into t (name) values ($1)', ['a'])).rejects.toMatchObject({ code: '23505', query: 'insert into t (name) values ($1)', params: ['a'] });
+    await expect(fast.query('insert into t (name) values ($1)', ['a'])).rejects.toMatchObject({
+      code: '23505',
+      query: 'insert into t (name) values ($1)',
+      params: ['a'],
+    });
     await expect(fast.query('select nope from t')).rejects.toMatchObject({ code: '42703' });
     await expect(fast.query('insert into t (name) values ($1)', ['a'])).rejects.toMatchObject({ code: '23505' });
     expect((await fast.query('select name from t where name = $1', ['a'])).rows).toEqual([{ name: 'a' }]);
@@ -100,7 +124,10 @@ describe('PreparedPGlite', () => {
     release();
     expect(await tx).toBe('roll back');
     await outside;
-    expect((await fast.query('select name from t order by id')).rows.map((r) => (r as { name: string }).name)).toEqual(['a', 'outside']);
+    expect((await fast.query('select name from t order by id')).rows.map((r) => (r as { name: string }).name)).toEqual([
+      'a',
+      'outside',
+    ]);
   });
 
   it('forgets a statement whose result shape the schema changed, then prepares it again', async () => {
@@ -111,7 +138,8 @@ describe('PreparedPGlite', () => {
   });
 
   it('keeps at most 500 statements prepared and runs later texts through PGlite’s own path', async () => {
-    for (let i = 0; i < 510; i++) expect((await fast.query<{ v: number }>(`select $1::int + ${i} as v`, [1])).rows[0].v).toBe(1 + i);
+    for (let i = 0; i < 510; i++)
+      expect((await fast.query<{ v: number }>(`select $1::int + ${i} as v`, [1])).rows[0].v).toBe(1 + i);
     expect((await preparedNames(fast)).length).toBe(500);
   });
 

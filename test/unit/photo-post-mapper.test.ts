@@ -5,7 +5,13 @@ import { mapItemStruct } from '../../src/server/platforms/tiktok/item-mapper.js'
 import { slideshowFrame } from '../../src/server/platforms/video-model.js';
 
 const slide = (key: string, w: number | string, h: number | string) => ({
-  imageURL: { urlList: [`https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.heic?x-expires=1`, `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.jpeg?x-expires=1`, 'http://insecure.example/x.jpeg?'] },
+  imageURL: {
+    urlList: [
+      `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.heic?x-expires=1`,
+      `https://p16-sign-va.tiktokcdn.com/${key}~tplv-photomode-image.jpeg?x-expires=1`,
+      'http://insecure.example/x.jpeg?',
+    ],
+  },
   imageWidth: w,
   imageHeight: h,
 });
@@ -15,7 +21,14 @@ describe('photo posts in the item mapper', () => {
     id: '7240568259186019630',
     desc: 'three slides',
     author: { uniqueId: 'chillezy' },
-    imagePost: { images: [slide('a', 1080, 1440), slide('b', '1080', '1920'), { imageURL: { urlList: [] } }, slide('c', 1280, 720)] },
+    imagePost: {
+      images: [
+        slide('a', 1080, 1440),
+        slide('b', '1080', '1920'),
+        { imageURL: { urlList: [] } },
+        slide('c', 1280, 720),
+      ],
+    },
     video: { duration: 0, playAddr: 'https://v16m.tiktokcdn-us.com/music/?mime_type=audio_mpeg' },
     music: { playUrl: 'https://v16m.tiktokcdn-us.com/music/?mime_type=audio_mpeg', duration: 14 },
   };
@@ -25,7 +38,15 @@ describe('photo posts in the item mapper', () => {
     expect(v.isPhotoPost).toBe(true);
     expect(v.options).toEqual([]);
     expect(v.duration).toBe(14);
-    expect(v.images.map((s) => [s.urls[0].includes('/a~') ? 'a' : s.urls[0].includes('/b~') ? 'b' : 'c', s.urls[0].endsWith('.jpeg?x-expires=1'), s.urls.length, s.width, s.height])).toEqual([
+    expect(
+      v.images.map((s) => [
+        s.urls[0].includes('/a~') ? 'a' : s.urls[0].includes('/b~') ? 'b' : 'c',
+        s.urls[0].endsWith('.jpeg?x-expires=1'),
+        s.urls.length,
+        s.width,
+        s.height,
+      ]),
+    ).toEqual([
       ['a', true, 2, 1080, 1440],
       ['b', true, 2, 1080, 1920],
       ['c', true, 2, 1280, 720],
@@ -33,7 +54,9 @@ describe('photo posts in the item mapper', () => {
   });
 
   it('gives videos no slides', () => {
-    expect(mapItemStruct({ id: '1', video: { playAddr: 'https://v16-webapp.tiktok.com/v.mp4' } }, '1').images).toEqual([]);
+    expect(mapItemStruct({ id: '1', video: { playAddr: 'https://v16-webapp.tiktok.com/v.mp4' } }, '1').images).toEqual(
+      [],
+    );
   });
 
   it('makes the slideshow 1080 wide, as tall as the tallest slide needs, never past 9:16', () => {

@@ -76,7 +76,15 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     expect(page.ok).toBe(true);
     if (!page.ok) return;
     const v = mapItemStruct(page.item, '7504044860782021930');
-    expect(v).toMatchObject({ id: '7504044860782021930', author: 'tjrobertson52', authorName: 'TJ Robertson', duration: 251, views: 71400, likes: 1819, isPhotoPost: false });
+    expect(v).toMatchObject({
+      id: '7504044860782021930',
+      author: 'tjrobertson52',
+      authorName: 'TJ Robertson',
+      duration: 251,
+      views: 71400,
+      likes: 1819,
+      isPhotoPost: false,
+    });
     expect(v.title.startsWith('Digital marketing will be DEAD by 2027')).toBe(true);
     expect(v.thumbnailUrl).toMatch(/^https:\/\/p1[69]-common-sign\.tiktokcdn-us\.com\//);
     expect(v.musicUrl).toMatch(/mime_type=audio_mpeg/);
@@ -98,14 +106,23 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     expect(all.some((u) => u.includes('/aweme/v1/play'))).toBe(false);
     expect(all).not.toContain((item.item as any).video.downloadAddr);
     // HEVC gears are the video-only DASH files; muxed options never are.
-    expect(options.filter((o) => o.codec === 'h264').flatMap((o) => o.urls).some((u) => u.includes('/media-video-hvc1/'))).toBe(false);
+    expect(
+      options
+        .filter((o) => o.codec === 'h264')
+        .flatMap((o) => o.urls)
+        .some((u) => u.includes('/media-video-hvc1/')),
+    ).toBe(false);
     const hd = options.find((o) => o.quality === 'hd')!;
     expect(hd.urls[0]).toBe((item.item as any).video.playAddr); // playAddr == normal_540_0
     expect(hd.urls[1]).toMatch(/^https:\/\/v19-webapp-prime\./); // the mirror as fallback
     // The sound: the three bitrateAudioInfo tracks, highest bitrate first, Main then Backup URL.
     const tracks = options[0].audio!;
     expect(tracks).toHaveLength(3);
-    expect(tracks.every((t) => t.length >= 1 && t.every((u) => u.includes('/media-audio-und-mp4a/') || u.startsWith('https://')))).toBe(true);
+    expect(
+      tracks.every(
+        (t) => t.length >= 1 && t.every((u) => u.includes('/media-audio-und-mp4a/') || u.startsWith('https://')),
+      ),
+    ).toBe(true);
     expect(audioTracks((item.item as any).video)).toEqual(tracks);
   });
 
@@ -118,13 +135,22 @@ describe('page parser and itemStruct mapper (real captures)', () => {
 
   it('maps the 2021 Next.js generation (numbers as ints, playAddr only)', () => {
     const v = mapItemStruct(next2021.itemInfo.itemStruct, '6999955804216364289');
-    expect(v).toMatchObject({ id: '6999955804216364289', author: 'i_am_doshik1', duration: 9, views: 44200000, likes: 3400000 });
+    expect(v).toMatchObject({
+      id: '6999955804216364289',
+      author: 'i_am_doshik1',
+      duration: 9,
+      views: 44200000,
+      likes: 3400000,
+    });
     expect(v.options).toHaveLength(1);
     expect(v.options[0]).toMatchObject({ quality: 'hd', width: 540, height: 960 });
   });
 
   it('gives "TikTok video #<id>" for an empty description and parses numbers given as strings', () => {
-    const v = mapItemStruct({ id: '42', desc: '  ', stats: { playCount: '1200', diggCount: '7' }, video: { duration: '5' } }, '42');
+    const v = mapItemStruct(
+      { id: '42', desc: '  ', stats: { playCount: '1200', diggCount: '7' }, video: { duration: '5' } },
+      '42',
+    );
     expect(v).toMatchObject({ title: 'TikTok video #42', views: 1200, likes: 7, duration: 5, options: [] });
   });
 
@@ -142,11 +168,16 @@ describe('page parser and itemStruct mapper (real captures)', () => {
   });
 
   it('finds the script whatever the attribute order, and refuses pages without it', () => {
-    const swapped = html2026.replace('<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">', '<script type="application/json" id="__UNIVERSAL_DATA_FOR_REHYDRATION__">');
+    const swapped = html2026.replace(
+      '<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">',
+      '<script type="application/json" id="__UNIVERSAL_DATA_FOR_REHYDRATION__">',
+    );
     expect(extractScope(swapped)?.['webapp.video-detail']).toBeTruthy();
     const none = readVideoPage('<html><p>Please wait...</p></html>');
     expect(none.ok || none.error.code).toBe('upstream.rate_limited');
-    const classified = readVideoPage(`<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({ __DEFAULT_SCOPE__: { 'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } } } })}</script>`);
+    const classified = readVideoPage(
+      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({ __DEFAULT_SCOPE__: { 'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } } } })}</script>`,
+    );
     expect(classified.ok || classified.error.code).toBe('video.age_restricted');
   });
 });

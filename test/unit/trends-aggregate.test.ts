@@ -9,7 +9,9 @@ import { curveGrowth, tiktokOneHashtags } from '../../src/server/services/trends
 const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
 describe('first-party observations from real itemStructs', () => {
   it('maps the 2026 page: author, followers, tags from textExtra, music, counts', () => {
-    const scope = JSON.parse(fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'));
+    const scope = JSON.parse(
+      fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'),
+    );
     const o = observationFromItemStruct(scope['webapp.video-detail'].itemInfo.itemStruct)!;
     expect(o).toMatchObject({
       videoId: '7504044860782021930',
@@ -28,13 +30,26 @@ describe('first-party observations from real itemStructs', () => {
   });
 
   it('maps the 2021 Next.js page (verified author, non-Latin tag)', () => {
-    const props = JSON.parse(fs.readFileSync(path.join(FIX, 'real_2021-09-11_nextjs_pageProps_6999955804216364289.json'), 'utf8'));
+    const props = JSON.parse(
+      fs.readFileSync(path.join(FIX, 'real_2021-09-11_nextjs_pageProps_6999955804216364289.json'), 'utf8'),
+    );
     const o = observationFromItemStruct(props.itemInfo.itemStruct)!;
-    expect(o).toMatchObject({ author: 'i_am_doshik1', authorVerified: true, authorFollowers: 14400000, hashtags: ['рекомендации'], plays: 44200000, likes: 3400000, musicDuration: 9 });
+    expect(o).toMatchObject({
+      author: 'i_am_doshik1',
+      authorVerified: true,
+      authorFollowers: 14400000,
+      hashtags: ['рекомендации'],
+      plays: 44200000,
+      likes: 3400000,
+      musicDuration: 9,
+    });
   });
 
   it('falls back to #words of the description and refuses a struct without a numeric id', () => {
-    expect(observationFromItemStruct({ id: '123', desc: 'hello #Dance and #dance #food_tok' })!.hashtags).toEqual(['dance', 'food_tok']);
+    expect(observationFromItemStruct({ id: '123', desc: 'hello #Dance and #dance #food_tok' })!.hashtags).toEqual([
+      'dance',
+      'food_tok',
+    ]);
     expect(observationFromItemStruct({ id: 'abc' })).toBeNull();
     expect(observationFromItemStruct(null)).toBeNull();
   });
@@ -51,10 +66,19 @@ describe('TikTok One growth', () => {
     curve: curve.map((v, i) => ({ t: i, v })),
   });
   it('uses snapshots about 24 h apart when both have views, else the curve, else null', () => {
-    const latest = { country: 'US', period: 7, items: [item('1', 3400, [10, 50]), item('2', null, [20, 25]), item('3', null, [0.5, 100])] };
+    const latest = {
+      country: 'US',
+      period: 7,
+      items: [item('1', 3400, [10, 50]), item('2', null, [20, 25]), item('3', null, [0.5, 100])],
+    };
     const previous = { country: 'US', period: 7, items: [item('1', 1000, [5, 10])] };
     const tags = tiktokOneHashtags(latest, previous);
-    expect(tags[0]).toMatchObject({ growth: 240, growthBasis: 'snapshots_24h', category: 'Food', source: 'TikTok One (US, last 7 days)' });
+    expect(tags[0]).toMatchObject({
+      growth: 240,
+      growthBasis: 'snapshots_24h',
+      category: 'Food',
+      source: 'TikTok One (US, last 7 days)',
+    });
     expect(tags[1]).toMatchObject({ growth: 25, growthBasis: 'curve_day_over_day' });
     expect(tags[2]).toMatchObject({ growth: null, growthBasis: null });
     expect(curveGrowth([{ v: 76.1 }, { v: 74.1 }])).toBe(-2.6);

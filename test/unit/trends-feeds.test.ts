@@ -15,7 +15,11 @@ describe('feed parsing', () => {
       'https://example.org/rdf',
     );
     expect(feed.title).toBe('RDF news');
-    expect(feed.items[0]).toMatchObject({ title: 'TikTok item', url: 'https://example.org/a', publishedAt: new Date('2026-11-01T10:00:00Z') });
+    expect(feed.items[0]).toMatchObject({
+      title: 'TikTok item',
+      url: 'https://example.org/a',
+      publishedAt: new Date('2026-11-01T10:00:00Z'),
+    });
   });
 
   it('keeps Google News publishers, picks the alternate Atom link and refuses non-http links', () => {
@@ -36,12 +40,18 @@ describe('feed parsing', () => {
 
   it('refuses HTML, feeds without dated items and other XML roots', () => {
     expect(() => parseFeed('<!DOCTYPE html><html><body>hi</body></html>', 'https://a.test')).toThrow(/HTML/);
-    expect(() => parseFeed('<rss><channel><item><title>x</title></item></channel></rss>', 'https://a.test')).toThrow(/no dated items/);
-    expect(() => parseFeed('<?xml version="1.0"?><urlset></urlset>', 'https://a.test')).toThrow(/no rss, feed or rdf root/);
+    expect(() => parseFeed('<rss><channel><item><title>x</title></item></channel></rss>', 'https://a.test')).toThrow(
+      /no dated items/,
+    );
+    expect(() => parseFeed('<?xml version="1.0"?><urlset></urlset>', 'https://a.test')).toThrow(
+      /no rss, feed or rdf root/,
+    );
   });
 
   it('turns summaries into plain text', () => {
-    expect(htmlToText('<p>A &amp; B&nbsp;<b>bold</b> &#8217;quote&#x2019; <script>x()</script></p>')).toBe('A & B bold ’quote’');
+    expect(htmlToText('<p>A &amp; B&nbsp;<b>bold</b> &#8217;quote&#x2019; <script>x()</script></p>')).toBe(
+      'A & B bold ’quote’',
+    );
   });
 });
 
@@ -51,8 +61,12 @@ describe('TikTok One answers', () => {
     const ok = parseHashtagList(200, JSON.stringify({ BaseResp: { StatusCode: 0, StatusMessage: 'Success' }, items }));
     expect('items' in ok && ok.items[0]).toMatchObject({ name: 'starbucks', posts: 74323, views: null, rank: 1 });
     expect('items' in ok && ok.items[0].curve).toHaveLength(7);
-    expect(parseHashtagList(200, '{"code":0,"msg":"deprecated","data":{}}')).toEqual({ error: 'source answered "deprecated"' });
-    expect(parseHashtagList(200, '{"code":40101,"msg":"no permission"}')).toEqual({ error: 'status 40101 no permission' });
+    expect(parseHashtagList(200, '{"code":0,"msg":"deprecated","data":{}}')).toEqual({
+      error: 'source answered "deprecated"',
+    });
+    expect(parseHashtagList(200, '{"code":40101,"msg":"no permission"}')).toEqual({
+      error: 'status 40101 no permission',
+    });
     expect(parseHashtagList(200, '{"BaseResp":{"StatusCode":0},"items":[]}')).toEqual({ error: 'no items' });
     expect(parseHashtagList(502, '<html>')).toEqual({ error: 'HTTP 502' });
     expect(parseHashtagList(200, '<html>')).toEqual({ error: 'answer is not JSON' });
@@ -60,14 +74,35 @@ describe('TikTok One answers', () => {
 });
 
 describe('collector configuration', () => {
-  const env = (e: Record<string, string>) => collectorsConfigFrom(loadConfig({ SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/smt-trends-cfg', ...e }));
+  const env = (e: Record<string, string>) =>
+    collectorsConfigFrom(loadConfig({ SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/tmp/smt-trends-cfg', ...e }));
   it('is on by default, off by default under NODE_ENV=test, and reads every TRENDS_* variable', () => {
-    expect(env({ NODE_ENV: 'development' })).toMatchObject({ enabled: true, tiktokOne: true, news: true, country: 'US', period: 7, feeds: DEFAULT_NEWS_FEEDS, intervalMs: 3_600_000 });
+    expect(env({ NODE_ENV: 'development' })).toMatchObject({
+      enabled: true,
+      tiktokOne: true,
+      news: true,
+      country: 'US',
+      period: 7,
+      feeds: DEFAULT_NEWS_FEEDS,
+      intervalMs: 3_600_000,
+    });
     expect(env({ NODE_ENV: 'test' }).enabled).toBe(false);
     expect(env({ NODE_ENV: 'test', TRENDS_COLLECTORS: 'on' }).enabled).toBe(true);
     expect(
-      env({ TRENDS_COUNTRY: 'GB', TRENDS_PERIOD: '30', TRENDS_NEWS_FEEDS: 'https://a.test/rss|https://a.test/feed, https://b.test/atom', TRENDS_INTERVAL_MINUTES: '15', TRENDS_NEWS: 'off' }),
-    ).toMatchObject({ country: 'GB', period: 30, feeds: ['https://a.test/rss|https://a.test/feed', 'https://b.test/atom'], intervalMs: 900_000, news: false });
+      env({
+        TRENDS_COUNTRY: 'GB',
+        TRENDS_PERIOD: '30',
+        TRENDS_NEWS_FEEDS: 'https://a.test/rss|https://a.test/feed, https://b.test/atom',
+        TRENDS_INTERVAL_MINUTES: '15',
+        TRENDS_NEWS: 'off',
+      }),
+    ).toMatchObject({
+      country: 'GB',
+      period: 30,
+      feeds: ['https://a.test/rss|https://a.test/feed', 'https://b.test/atom'],
+      intervalMs: 900_000,
+      news: false,
+    });
   });
   it('refuses bad values with the variable named', () => {
     expect(() => env({ TRENDS_COUNTRY: 'usa' })).toThrow(/TRENDS_COUNTRY/);

@@ -36,7 +36,11 @@ describe('media pool order', () => {
   it("runs Pro's waiting jobs before free users' jobs that came earlier", async () => {
     const pool = createWorkerPool({ concurrency: 1, maxQueue: 20 });
     const g = gate();
-    const jobs = [pool.run(g.job('running'), undefined, { owner: 'x', priority: 1 }), pool.run(g.job('free'), undefined, { owner: 'f', priority: 1 }), pool.run(g.job('pro'), undefined, { owner: 'p', priority: 2 })];
+    const jobs = [
+      pool.run(g.job('running'), undefined, { owner: 'x', priority: 1 }),
+      pool.run(g.job('free'), undefined, { owner: 'f', priority: 1 }),
+      pool.run(g.job('pro'), undefined, { owner: 'p', priority: 2 }),
+    ];
     await new Promise((r) => setImmediate(r));
     await g.finish('running');
     expect(g.started).toEqual(['running', 'pro']);
@@ -49,7 +53,11 @@ describe('media pool order', () => {
   it('refuses an owner who already fills half the waiting line, and still takes others', async () => {
     const pool = createWorkerPool({ concurrency: 1, maxQueue: 4 });
     const g = gate();
-    const held = [pool.run(g.job('a0'), undefined, { owner: 'a' }), pool.run(g.job('a1'), undefined, { owner: 'a' }), pool.run(g.job('a2'), undefined, { owner: 'a' })];
+    const held = [
+      pool.run(g.job('a0'), undefined, { owner: 'a' }),
+      pool.run(g.job('a1'), undefined, { owner: 'a' }),
+      pool.run(g.job('a2'), undefined, { owner: 'a' }),
+    ];
     await expect(pool.run(g.job('a3'), undefined, { owner: 'a' })).rejects.toMatchObject({ code: 'media.busy' });
     const b = pool.run(g.job('b1'), undefined, { owner: 'b' });
     expect(pool.stats()).toMatchObject({ running: 1, queued: 3 });

@@ -28,7 +28,10 @@ export function AuthForm({
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const body: Record<string, string> = { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') };
+    const body: Record<string, string> = {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+    };
     if (mode === 'register') {
       for (const k of ['firstName', 'lastName']) if (form.get(k)) body[k] = String(form.get(k));
     }
@@ -43,17 +46,23 @@ export function AuthForm({
     }
   }
 
-  const field = 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+  const field =
+    'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
   return (
     <div data-testid="auth-form">
-      <Heading className="text-2xl font-bold text-slate-900">{mode === 'signin' ? 'Sign in' : 'Create your account'}</Heading>
+      <Heading className="text-2xl font-bold text-slate-900">
+        {mode === 'signin' ? 'Sign in' : 'Create your account'}
+      </Heading>
       {error && (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}
         </p>
       )}
       {providers.data?.oidc ? (
-        <a href="/api/login" className="mt-6 block rounded-md bg-violet-600 px-4 py-2 text-center font-semibold text-white hover:bg-violet-700">
+        <a
+          href="/api/login"
+          className="mt-6 block rounded-md bg-violet-600 px-4 py-2 text-center font-semibold text-white hover:bg-violet-700"
+        >
           Continue to sign in
         </a>
       ) : (
@@ -85,7 +94,11 @@ export function AuthForm({
               className={field}
             />
           </label>
-          <button type="submit" disabled={pending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={pending}
+            className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60"
+          >
             {pending ? 'Please wait...' : mode === 'signin' ? 'Sign in' : 'Create account'}
           </button>
           <p className="text-center text-sm text-slate-600">

@@ -27,7 +27,19 @@ function useShowOnScrollUp(): boolean {
   return visible;
 }
 
-function NavEntry({ item, locked, loading, mobile, onNavigate }: { item: NavItem; locked: boolean; loading: boolean; mobile: boolean; onNavigate?: () => void }) {
+function NavEntry({
+  item,
+  locked,
+  loading,
+  mobile,
+  onNavigate,
+}: {
+  item: NavItem;
+  locked: boolean;
+  loading: boolean;
+  mobile: boolean;
+  onNavigate?: () => void;
+}) {
   const [location] = useLocation();
   const active = location === item.path;
   const base = mobile
@@ -81,44 +93,61 @@ export function NavBar() {
         <Logo />
         <div className="flex flex-none items-center gap-2 sm:gap-3">
           <PlanMenu />
-              <form method="post" action="/api/logout" className="hidden md:flex">
-                <button type="submit" className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
-                  <LogOut className="h-4 w-4" aria-hidden /> Logout
-                </button>
-              </form>
-              <button
-                type="button"
-                className="rounded-md border border-slate-200 p-2 md:hidden"
-                aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-                aria-expanded={menuOpen}
-                onClick={() => setMenuOpen((o) => !o)}
-              >
-                {menuOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
-              </button>
+          <form method="post" action="/api/logout" className="hidden md:flex">
+            <button
+              type="submit"
+              className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+            >
+              <LogOut className="h-4 w-4" aria-hidden /> Logout
+            </button>
+          </form>
+          <button
+            type="button"
+            className="rounded-md border border-slate-200 p-2 md:hidden"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
+          </button>
         </div>
       </div>
-          <nav
-            data-testid="desktop-nav"
-            data-visible={showRow}
-            aria-label="Main"
-            className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200 md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
-          >
-            {NAV_ITEMS.map((item) => (
-              <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />
-            ))}
-          </nav>
-          {menuOpen && (
-            <nav data-testid="mobile-nav" aria-label="Main mobile" className="grid grid-cols-2 gap-2 border-t border-slate-200 p-3 md:hidden">
-              {NAV_ITEMS.map((item) => (
-                <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile onNavigate={() => setMenuOpen(false)} />
-              ))}
-              <form method="post" action="/api/logout" className="col-span-2">
-                <button type="submit" className="flex w-full items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-2 text-sm text-slate-700">
-                  <LogOut className="h-4 w-4" aria-hidden /> Logout
-                </button>
-              </form>
-            </nav>
-          )}
+      <nav
+        data-testid="desktop-nav"
+        data-visible={showRow}
+        aria-label="Main"
+        className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200 md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
+      >
+        {NAV_ITEMS.map((item) => (
+          <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />
+        ))}
+      </nav>
+      {menuOpen && (
+        <nav
+          data-testid="mobile-nav"
+          aria-label="Main mobile"
+          className="grid grid-cols-2 gap-2 border-t border-slate-200 p-3 md:hidden"
+        >
+          {NAV_ITEMS.map((item) => (
+            <NavEntry
+              key={item.path}
+              item={item}
+              locked={locked}
+              loading={loading}
+              mobile
+              onNavigate={() => setMenuOpen(false)}
+            />
+          ))}
+          <form method="post" action="/api/logout" className="col-span-2">
+            <button
+              type="submit"
+              className="flex w-full items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-2 text-sm text-slate-700"
+            >
+              <LogOut className="h-4 w-4" aria-hidden /> Logout
+            </button>
+          </form>
+        </nav>
+      )}
     </header>
   );
 }

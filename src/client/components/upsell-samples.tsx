@@ -28,9 +28,11 @@ export const BATCH_UPSELL: UpsellInfo = {
 };
 
 export const CAPTIONS_UPSELL: UpsellInfo = {
-  what: "Paste a video link and get its speech as timestamped captions and a full transcript to copy or download.",
+  what: 'Paste a video link and get its speech as timestamped captions and a full transcript to copy or download.',
   sample: (
-    <p className="whitespace-pre-line font-mono text-xs">{"0:00  Today we're making garlic butter pasta\n0:04  and it only takes fifteen minutes."}</p>
+    <p className="whitespace-pre-line font-mono text-xs">
+      {"0:00  Today we're making garlic butter pasta\n0:04  and it only takes fifteen minutes."}
+    </p>
   ),
 };
 

@@ -1,7 +1,12 @@
 // Subscribe, confirm the provider's return, cancel: the calls of SPEC 7 with the toasts of SPEC 8
 // 'Subscription'. Every change refreshes the status and the current user (the header badge).
 import { useMutation } from '@tanstack/react-query';
-import type { SubscriptionCancelResponse, SubscriptionConfirmRequest, SubscriptionConfirmResponse, SubscriptionCreateResponse } from '@shared/contracts/subscription';
+import type {
+  SubscriptionCancelResponse,
+  SubscriptionConfirmRequest,
+  SubscriptionConfirmResponse,
+  SubscriptionCreateResponse,
+} from '@shared/contracts/subscription';
 import { apiRequest, queryClient, serverMessage } from '../lib/query-client';
 import { toast } from './use-toast';
 import { SUBSCRIPTION_STATUS_KEY } from './use-subscription';
@@ -30,7 +35,8 @@ function createFailed(err?: unknown) {
 
 export function useCreateSubscription() {
   return useMutation({
-    mutationFn: async () => (await (await apiRequest('POST', '/api/subscription/create')).json()) as SubscriptionCreateResponse,
+    mutationFn: async () =>
+      (await (await apiRequest('POST', '/api/subscription/create')).json()) as SubscriptionCreateResponse,
     onSuccess: (data) => {
       if (data.approvalUrl) {
         window.location.assign(data.approvalUrl); // the provider's approval page
@@ -47,7 +53,11 @@ export function useCreateSubscription() {
       if (status === 401) return signInRequired();
       if (status === 409) {
         refreshBilling();
-        return toast({ title: 'Already subscribed', description: 'You already have an active subscription.', variant: 'destructive' });
+        return toast({
+          title: 'Already subscribed',
+          description: 'You already have an active subscription.',
+          variant: 'destructive',
+        });
       }
       createFailed(err);
     },
@@ -61,23 +71,34 @@ export function useConfirmSubscription() {
     onSuccess: (data) => {
       refreshBilling();
       if (data.success && data.subscription.isActive) {
-        toast({ title: 'Subscription Confirmed!', description: 'Welcome to Pro! Unlimited downloads and every premium tool are yours.' });
+        toast({
+          title: 'Subscription Confirmed!',
+          description: 'Welcome to Pro! Unlimited downloads and every premium tool are yours.',
+        });
       } else {
-        toast({ title: 'Subscription Pending', description: 'Your payment is being processed. Please check back in a few minutes.' });
+        toast({
+          title: 'Subscription Pending',
+          description: 'Your payment is being processed. Please check back in a few minutes.',
+        });
       }
     },
     onError: (err) => {
       refreshBilling();
       if (statusOf(err) === 401) return signInRequired();
       const reason = serverMessage(err) ?? 'We could not confirm your subscription.';
-      toast({ title: 'Confirmation Failed', description: `${reason} Please contact support if the issue persists.`, variant: 'destructive' });
+      toast({
+        title: 'Confirmation Failed',
+        description: `${reason} Please contact support if the issue persists.`,
+        variant: 'destructive',
+      });
     },
   });
 }
 
 export function useCancelSubscription() {
   return useMutation({
-    mutationFn: async () => (await (await apiRequest('POST', '/api/subscription/cancel')).json()) as SubscriptionCancelResponse,
+    mutationFn: async () =>
+      (await (await apiRequest('POST', '/api/subscription/cancel')).json()) as SubscriptionCancelResponse,
     onSuccess: (data) => {
       refreshBilling();
       toast({ title: 'Subscription Cancelled', description: data.message });

@@ -15,7 +15,11 @@ async function failed(res: Response): Promise<Error> {
   return new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
 }
 
-export async function requestMediaResult<T>(url: string, body: unknown, onProgress: (p: JobProgress) => void): Promise<T> {
+export async function requestMediaResult<T>(
+  url: string,
+  body: unknown,
+  onProgress: (p: JobProgress) => void,
+): Promise<T> {
   try {
     // Twice at most: the first answer may be a job; once it is done the result is kept.
     for (let round = 0; round < 3; round++) {
@@ -45,7 +49,8 @@ export async function requestMediaResult<T>(url: string, body: unknown, onProgre
 
 /** What the form's button says while a job waits or runs. */
 export function progressLabel(p: JobProgress, runningLabel: string): string {
-  if (p?.state === 'queued') return p.position && p.position > 1 ? `Queued: ${p.position - 1} ahead...` : 'Queued: next...';
+  if (p?.state === 'queued')
+    return p.position && p.position > 1 ? `Queued: ${p.position - 1} ahead...` : 'Queued: next...';
   return runningLabel;
 }
 

@@ -26,7 +26,7 @@ type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /** The default read: GET of the query key parts joined with '/'. */
 export const getQueryFn =
-  <T,>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> =>
+  <T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> =>
   async ({ queryKey }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include' });
     if (options.on401 === 'returnNull' && res.status === 401) return null as T;

@@ -24,14 +24,22 @@ export default function AudioExtractorPage() {
       toast({ title: 'Audio extracted!', description: 'Your MP3 is ready to download.' });
     },
     onError: (err) => {
-      toast({ title: 'Extraction failed', description: serverMessage(err) ?? 'Unable to extract audio. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Extraction failed',
+        description: serverMessage(err) ?? 'Unable to extract audio. Please try again.',
+        variant: 'destructive',
+      });
     },
   });
 
   function submit() {
     const link = url.trim();
     if (!link) {
-      toast({ title: 'URL required', description: 'Please enter a TikTok URL to extract audio', variant: 'destructive' });
+      toast({
+        title: 'URL required',
+        description: 'Please enter a TikTok URL to extract audio',
+        variant: 'destructive',
+      });
       return;
     }
     if (!isTikTokLink(link)) {
@@ -42,7 +50,12 @@ export default function AudioExtractorPage() {
   }
 
   return (
-    <ToolPage icon={<Music className="h-6 w-6" aria-hidden />} title="Audio Extractor" subtitle="Extract the sound of any TikTok video as a high-quality MP3." upsell={AUDIO_UPSELL}>
+    <ToolPage
+      icon={<Music className="h-6 w-6" aria-hidden />}
+      title="Audio Extractor"
+      subtitle="Extract the sound of any TikTok video as a high-quality MP3."
+      upsell={AUDIO_UPSELL}
+    >
       <UrlToolForm
         id="audio-url"
         label="TikTok video URL"
@@ -73,7 +86,10 @@ export default function AudioExtractorPage() {
           <dl className="mt-4 grid grid-cols-3 gap-2 text-center text-sm">
             <div className="rounded-lg bg-slate-50 p-2">
               <dt className="sr-only">Duration</dt>
-              <dd className="flex items-center justify-center gap-1 font-medium text-slate-800" data-testid="audio-duration">
+              <dd
+                className="flex items-center justify-center gap-1 font-medium text-slate-800"
+                data-testid="audio-duration"
+              >
                 <Clock className="h-4 w-4 text-slate-500" aria-hidden />
                 {formatDuration(result.duration)}
               </dd>
@@ -84,7 +100,10 @@ export default function AudioExtractorPage() {
             </div>
             <div className="rounded-lg bg-slate-50 p-2">
               <dt className="sr-only">Size</dt>
-              <dd className="flex items-center justify-center gap-1 font-medium text-slate-800" data-testid="audio-size">
+              <dd
+                className="flex items-center justify-center gap-1 font-medium text-slate-800"
+                data-testid="audio-size"
+              >
                 <HardDrive className="h-4 w-4 text-slate-500" aria-hidden />
                 {formatFileSize(result.size)}
               </dd>

@@ -32,17 +32,29 @@ export default function AutoCaptionsPage() {
 
   const generate = useMutation({
     mutationFn: async (link: string) => {
-      const data = await requestMediaResult<TranscriptionResult>('/api/transcription/generate', { url: link }, setProgress);
+      const data = await requestMediaResult<TranscriptionResult>(
+        '/api/transcription/generate',
+        { url: link },
+        setProgress,
+      );
       if (!data || !Array.isArray(data.segments)) throw new Error(INVALID_FORMAT);
       return data;
     },
     onSuccess: (data) => {
       setResult(data);
-      toast({ title: 'Transcription generated!', description: `${data.segments.length} segment${data.segments.length === 1 ? '' : 's'} ready.` });
+      toast({
+        title: 'Transcription generated!',
+        description: `${data.segments.length} segment${data.segments.length === 1 ? '' : 's'} ready.`,
+      });
     },
     onError: (err) => {
-      const message = serverMessage(err) ?? (err instanceof Error && err.message === INVALID_FORMAT ? INVALID_FORMAT : undefined);
-      toast({ title: 'Transcription failed', description: message ?? 'Failed to generate transcription. Please try again.', variant: 'destructive' });
+      const message =
+        serverMessage(err) ?? (err instanceof Error && err.message === INVALID_FORMAT ? INVALID_FORMAT : undefined);
+      toast({
+        title: 'Transcription failed',
+        description: message ?? 'Failed to generate transcription. Please try again.',
+        variant: 'destructive',
+      });
     },
   });
 
@@ -61,13 +73,22 @@ export default function AutoCaptionsPage() {
       await navigator.clipboard.writeText(result.fullText);
       toast({ title: 'Copied!', description: 'The transcript is on your clipboard.' });
     } catch {
-      toast({ title: 'Copy failed', description: 'Please select the text and copy it manually.', variant: 'destructive' });
+      toast({
+        title: 'Copy failed',
+        description: 'Please select the text and copy it manually.',
+        variant: 'destructive',
+      });
     }
   }
 
   const r = result;
   return (
-    <ToolPage icon={<Captions className="h-6 w-6" aria-hidden />} title="Auto Captions" subtitle="Turn a video's speech into timestamped captions and a transcript." upsell={CAPTIONS_UPSELL}>
+    <ToolPage
+      icon={<Captions className="h-6 w-6" aria-hidden />}
+      title="Auto Captions"
+      subtitle="Turn a video's speech into timestamped captions and a transcript."
+      upsell={CAPTIONS_UPSELL}
+    >
       <UrlToolForm
         id="captions-url"
         label="Video URL"
@@ -82,7 +103,10 @@ export default function AutoCaptionsPage() {
         pendingLabel={progressLabel(progress, 'Generating...')}
       />
       {r && (
-        <section data-testid="captions-result" className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
+        <section
+          data-testid="captions-result"
+          className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6"
+        >
           <div>
             <h2 className="break-words text-lg font-semibold text-slate-900">{r.title}</h2>
             <div className="mt-2 flex flex-wrap gap-2 text-sm text-slate-700">
@@ -93,11 +117,17 @@ export default function AutoCaptionsPage() {
                 <Clock className="h-4 w-4" aria-hidden />
                 {formatDuration(r.duration)}
               </span>
-              <span data-testid="captions-language" className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-1 font-semibold text-violet-800">
+              <span
+                data-testid="captions-language"
+                className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-1 font-semibold text-violet-800"
+              >
                 <Globe className="h-4 w-4" aria-hidden />
                 {r.language.toUpperCase()}
               </span>
-              <span data-testid="captions-count" className="inline-flex items-center gap-1 rounded-full bg-pink-100 px-2.5 py-1 text-pink-800">
+              <span
+                data-testid="captions-count"
+                className="inline-flex items-center gap-1 rounded-full bg-pink-100 px-2.5 py-1 text-pink-800"
+              >
                 <ListOrdered className="h-4 w-4" aria-hidden />
                 {r.segments.length} {r.segments.length === 1 ? 'segment' : 'segments'}
               </span>
@@ -107,14 +137,20 @@ export default function AutoCaptionsPage() {
 
           <div>
             <h3 className="mb-1 text-sm font-semibold text-slate-700">Full text</h3>
-            <p data-testid="captions-fulltext" className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-800">
+            <p
+              data-testid="captions-fulltext"
+              className="whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-3 text-slate-800"
+            >
               {r.fullText}
             </p>
           </div>
 
           <div>
             <h3 className="mb-1 text-sm font-semibold text-slate-700">Segments</h3>
-            <ol data-testid="captions-segments" className="max-h-80 space-y-1 overflow-y-auto rounded-lg border border-slate-200 p-2">
+            <ol
+              data-testid="captions-segments"
+              className="max-h-80 space-y-1 overflow-y-auto rounded-lg border border-slate-200 p-2"
+            >
               {r.segments.map((s) => (
                 <li key={s.id} className="flex gap-3 rounded-md px-2 py-1.5 hover:bg-slate-50">
                   <span className="shrink-0 font-mono text-xs leading-6 text-violet-700">
@@ -127,7 +163,11 @@ export default function AutoCaptionsPage() {
           </div>
 
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-            <button type="button" onClick={copy} className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-50">
+            <button
+              type="button"
+              onClick={copy}
+              className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-50"
+            >
               <Copy className="h-4 w-4" aria-hidden />
               Copy
             </button>
@@ -141,7 +181,13 @@ export default function AutoCaptionsPage() {
             </button>
             <button
               type="button"
-              onClick={() => saveTextFile(transcriptFileName(r.title, '_captions.srt'), toSrt(r.segments), 'application/x-subrip;charset=utf-8')}
+              onClick={() =>
+                saveTextFile(
+                  transcriptFileName(r.title, '_captions.srt'),
+                  toSrt(r.segments),
+                  'application/x-subrip;charset=utf-8',
+                )
+              }
               className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50"
             >
               <Download className="h-4 w-4" aria-hidden />
@@ -149,7 +195,13 @@ export default function AutoCaptionsPage() {
             </button>
             <button
               type="button"
-              onClick={() => saveTextFile(transcriptFileName(r.title, '_captions.vtt'), toWebVtt(r.segments), 'text/vtt;charset=utf-8')}
+              onClick={() =>
+                saveTextFile(
+                  transcriptFileName(r.title, '_captions.vtt'),
+                  toWebVtt(r.segments),
+                  'text/vtt;charset=utf-8',
+                )
+              }
               className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50"
             >
               <Download className="h-4 w-4" aria-hidden />

@@ -21,16 +21,28 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
       toast({ title: 'Post deleted' });
       void queryClient.invalidateQueries({ queryKey: ['/api/blog/posts'] });
     },
-    onError: (err) => toast({ title: 'Error deleting post', description: serverMessage(err) ?? 'Failed to delete blog post', variant: 'destructive' }),
+    onError: (err) =>
+      toast({
+        title: 'Error deleting post',
+        description: serverMessage(err) ?? 'Failed to delete blog post',
+        variant: 'destructive',
+      }),
   });
   const published = post.status === 'published';
   return (
-    <li data-testid="blog-post" className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row">
-      {post.featuredImage && <PostImage src={post.featuredImage} alt="" className="h-32 w-full shrink-0 rounded-lg sm:h-24 sm:w-36" />}
+    <li
+      data-testid="blog-post"
+      className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row"
+    >
+      {post.featuredImage && (
+        <PostImage src={post.featuredImage} alt="" className="h-32 w-full shrink-0 rounded-lg sm:h-24 sm:w-36" />
+      )}
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="break-words text-base font-semibold text-slate-900">{post.title}</h3>
-          <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${published ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-700'}`}>
+          <span
+            className={`rounded-full px-2 py-0.5 text-xs font-medium ${published ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-700'}`}
+          >
             {published ? 'Published' : 'Draft'}
           </span>
         </div>
@@ -49,11 +61,19 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
       </div>
       <div className="flex shrink-0 flex-wrap items-start gap-2">
         {published && (
-          <Link href={`/blog/${post.slug}`} className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+          <Link
+            href={`/blog/${post.slug}`}
+            className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+          >
             <ExternalLink className="h-4 w-4" aria-hidden /> View
           </Link>
         )}
-        <button type="button" onClick={onEdit} aria-label={`Edit ${post.title}`} className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit ${post.title}`}
+          className="flex items-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+        >
           <Pencil className="h-4 w-4" aria-hidden /> Edit
         </button>
         <button
@@ -79,7 +99,9 @@ export default function BlogPage() {
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
       <div>
         <h1 className="text-3xl font-bold text-slate-900">My Blog</h1>
-        <p className="mt-1 text-slate-600">Write posts for your audience. Published posts get a public page anyone can open.</p>
+        <p className="mt-1 text-slate-600">
+          Write posts for your audience. Published posts get a public page anyone can open.
+        </p>
       </div>
       {/* key: a fresh form for each post edited, and an empty one after. */}
       <BlogPostForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
@@ -107,7 +129,9 @@ export default function BlogPage() {
             ))}
           </ul>
         ) : (
-          <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">No posts yet. Write your first one above.</p>
+          <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">
+            No posts yet. Write your first one above.
+          </p>
         )}
       </section>
     </main>

@@ -31,7 +31,10 @@ export default function BlogPostPage() {
       <main className="mx-auto max-w-3xl px-4 py-16 text-center">
         <h1 className="text-2xl font-bold text-slate-900">Post not found</h1>
         <p className="mt-2 text-slate-600">This post does not exist or is not published.</p>
-        <Link href="/" className="mt-6 inline-block rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700">
+        <Link
+          href="/"
+          className="mt-6 inline-block rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700"
+        >
           Go home
         </Link>
       </main>
@@ -41,12 +44,16 @@ export default function BlogPostPage() {
   return (
     <main className="mx-auto max-w-3xl px-4 py-8">
       <article>
-        {p.featuredImage && <PostImage src={p.featuredImage} alt="" hideOnError className="mb-6 aspect-[2/1] w-full rounded-xl" />}
+        {p.featuredImage && (
+          <PostImage src={p.featuredImage} alt="" hideOnError className="mb-6 aspect-[2/1] w-full rounded-xl" />
+        )}
         <h1 className="break-words text-3xl font-bold text-slate-900 sm:text-4xl">{p.title}</h1>
         <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">
           <span className="flex items-center gap-1">
             <CalendarDays className="h-4 w-4" aria-hidden />
-            <time dateTime={p.createdAt}>{new Date(p.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}</time>
+            <time dateTime={p.createdAt}>
+              {new Date(p.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}
+            </time>
           </span>
           {p.tags.map((t) => (
             <span key={t} data-testid="post-tag" className="rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-700">

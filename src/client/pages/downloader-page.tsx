@@ -10,7 +10,15 @@ import { toast } from '../hooks/use-toast';
 import { SUBSCRIPTION_STATUS_KEY, useSubscriptionStatus } from '../hooks/use-subscription';
 import { UrlForm } from '../components/downloader/url-form';
 import { VideoCard } from '../components/downloader/video-card';
-import { FeatureChips, FeatureTiles, Footer, Hero, ProgressCard, RecentDownloads, UpgradeModal } from '../components/downloader/page-sections';
+import {
+  FeatureChips,
+  FeatureTiles,
+  Footer,
+  Hero,
+  ProgressCard,
+  RecentDownloads,
+  UpgradeModal,
+} from '../components/downloader/page-sections';
 import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
 import { useIncomingLink } from '../hooks/use-incoming-link';
 
@@ -26,10 +34,14 @@ export default function DownloaderPage() {
   const { progress, start } = useVideoDownload();
 
   const fetchInfo = useMutation({
-    mutationFn: async (link: string) => (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
+    mutationFn: async (link: string) =>
+      (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
     onSuccess: (data) => {
       setInfo(data);
-      toast({ title: 'Video fetched successfully', description: data.title.length > 80 ? `${data.title.slice(0, 79)}…` : data.title });
+      toast({
+        title: 'Video fetched successfully',
+        description: data.title.length > 80 ? `${data.title.slice(0, 79)}…` : data.title,
+      });
     },
     onError: (err) => {
       setInfo(null);
@@ -64,14 +76,25 @@ export default function DownloaderPage() {
     const countBefore = s?.downloadCount ?? 0;
     try {
       const saved = await start(info.url, quality);
-      toast({ title: 'Download completed', description: saved.fileName.endsWith('.zip') ? 'Your photos were saved.' : 'Your video was saved.' });
+      toast({
+        title: 'Download completed',
+        description: saved.fileName.endsWith('.zip') ? 'Your photos were saved.' : 'Your video was saved.',
+      });
       if (s && !s.isProUser && countBefore >= UPGRADE_MODAL_AFTER) setUpgradeOpen(true);
     } catch (err) {
       const e = err instanceof DownloadError ? err : null;
       if (e?.body?.limitReached) {
-        toast({ title: 'Download Limit Reached', description: e.message || `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`, variant: 'destructive' });
+        toast({
+          title: 'Download Limit Reached',
+          description: e.message || `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`,
+          variant: 'destructive',
+        });
       } else {
-        toast({ title: 'Download failed', description: e?.message || 'Failed to download video', variant: 'destructive' });
+        toast({
+          title: 'Download failed',
+          description: e?.message || 'Failed to download video',
+          variant: 'destructive',
+        });
       }
     } finally {
       void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
@@ -84,20 +107,39 @@ export default function DownloaderPage() {
     <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
       <main className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:py-12">
         <Hero />
-        <UrlForm url={url} onUrlChange={setUrl} onSubmit={(link) => fetchInfo.mutate(link)} pending={fetchInfo.isPending} />
+        <UrlForm
+          url={url}
+          onUrlChange={setUrl}
+          onSubmit={(link) => fetchInfo.mutate(link)}
+          pending={fetchInfo.isPending}
+        />
         <FeatureChips />
         {s && !s.isProUser && (
           <div className="flex flex-col items-center justify-between gap-3 rounded-xl bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row">
             <span data-testid="quota-note">
               Free plan: {s.remainingDownloads} of {FREE_DOWNLOAD_LIMIT} downloads left.
             </span>
-            <Link href="/subscription" className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 font-semibold text-white hover:bg-violet-700">
+            <Link
+              href="/subscription"
+              className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 font-semibold text-white hover:bg-violet-700"
+            >
               <Crown className="h-4 w-4" aria-hidden />
               Upgrade to Pro
             </Link>
           </div>
         )}
-        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} onDownload={download} downloading={!!progress} upgradeToDownload={!!s && !s.canDownload} />}
+        {progress ? (
+          <ProgressCard progress={progress} />
+        ) : (
+          info && (
+            <VideoCard
+              info={info}
+              onDownload={download}
+              downloading={!!progress}
+              upgradeToDownload={!!s && !s.canDownload}
+            />
+          )
+        )}
         <FeatureTiles />
         <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
         <Footer />

@@ -8,10 +8,21 @@ import { apiRequest, serverMessage } from '../lib/query-client';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import { HASHTAGS_UPSELL } from '../components/upsell-samples';
-import { CopyButton, fieldClass, HashtagChips, primaryButtonClass, SuggestionBadge } from '../components/text-tools/text-tools-ui';
+import {
+  CopyButton,
+  fieldClass,
+  HashtagChips,
+  primaryButtonClass,
+  SuggestionBadge,
+} from '../components/text-tools/text-tools-ui';
 
 const CARDS = [
-  { key: 'trending', title: 'Trending Hashtags', note: 'High-reach tags (source in the tips)', testId: 'hashtags-trending' },
+  {
+    key: 'trending',
+    title: 'Trending Hashtags',
+    note: 'High-reach tags (source in the tips)',
+    testId: 'hashtags-trending',
+  },
   // SPEC 9 'Niche hashtag description': the size band niche tags aim at (not a measurement).
   { key: 'niche', title: 'Niche Hashtags', note: '50K-500K uses', testId: 'hashtags-niche' },
   { key: 'mixed', title: 'Mixed Strategy', note: 'A 5-tag blend for one post', testId: 'hashtags-mixed' },
@@ -29,13 +40,18 @@ export default function HashtagGeneratorPage() {
   }, [result]);
 
   const generate = useMutation({
-    mutationFn: async (body: HashtagRequest) => (await apiRequest('POST', '/api/ai/hashtags', body)).json() as Promise<HashtagResult>,
+    mutationFn: async (body: HashtagRequest) =>
+      (await apiRequest('POST', '/api/ai/hashtags', body)).json() as Promise<HashtagResult>,
     onSuccess: (data) => {
       setResult(data);
       toast({ title: 'Hashtags generated!', description: 'Pick the ones that fit your video.' });
     },
     onError: (err) => {
-      toast({ title: 'Generation failed', description: serverMessage(err) ?? 'Unable to generate hashtags. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Generation failed',
+        description: serverMessage(err) ?? 'Unable to generate hashtags. Please try again.',
+        variant: 'destructive',
+      });
     },
   });
 
@@ -43,7 +59,11 @@ export default function HashtagGeneratorPage() {
     e.preventDefault();
     if (generate.isPending) return;
     if (!title.trim()) {
-      toast({ title: 'Video title required', description: 'Please enter a video title to generate hashtags', variant: 'destructive' });
+      toast({
+        title: 'Video title required',
+        description: 'Please enter a video title to generate hashtags',
+        variant: 'destructive',
+      });
       return;
     }
     // SPEC 5: description and niche are omitted when empty; the platform is always 'social media'.
@@ -54,25 +74,56 @@ export default function HashtagGeneratorPage() {
   }
 
   return (
-    <ToolPage icon={<Hash className="h-6 w-6" aria-hidden />} title="AI Hashtag Generator" subtitle="Hashtags for your next video: trending, niche and a ready-to-post mix." upsell={HASHTAGS_UPSELL}>
-      <form onSubmit={submit} noValidate className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
+    <ToolPage
+      icon={<Hash className="h-6 w-6" aria-hidden />}
+      title="AI Hashtag Generator"
+      subtitle="Hashtags for your next video: trending, niche and a ready-to-post mix."
+      upsell={HASHTAGS_UPSELL}
+    >
+      <form
+        onSubmit={submit}
+        noValidate
+        className="space-y-4 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6"
+      >
         <div>
           <label htmlFor="video-title" className="mb-1.5 block text-sm font-semibold text-slate-700">
             Video Title <span className="text-pink-600">*</span>
           </label>
-          <input id="video-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} placeholder="e.g. Easy 15-minute garlic butter pasta" className={fieldClass} />
+          <input
+            id="video-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            maxLength={300}
+            placeholder="e.g. Easy 15-minute garlic butter pasta"
+            className={fieldClass}
+          />
         </div>
         <div>
           <label htmlFor="video-description" className="mb-1.5 block text-sm font-semibold text-slate-700">
             Description <span className="font-normal text-slate-500">(optional)</span>
           </label>
-          <textarea id="video-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={5000} rows={3} placeholder="What happens in the video?" className={fieldClass} />
+          <textarea
+            id="video-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={5000}
+            rows={3}
+            placeholder="What happens in the video?"
+            className={fieldClass}
+          />
         </div>
         <div>
           <label htmlFor="video-niche" className="mb-1.5 block text-sm font-semibold text-slate-700">
             Niche <span className="font-normal text-slate-500">(optional)</span>
           </label>
-          <input id="video-niche" value={niche} onChange={(e) => setNiche(e.target.value)} maxLength={100} placeholder="e.g. cooking, fitness, gaming" className={fieldClass} />
+          <input
+            id="video-niche"
+            value={niche}
+            onChange={(e) => setNiche(e.target.value)}
+            maxLength={100}
+            placeholder="e.g. cooking, fitness, gaming"
+            className={fieldClass}
+          />
         </div>
         <button type="submit" disabled={generate.isPending} className={primaryButtonClass}>
           {generate.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
@@ -88,7 +139,11 @@ export default function HashtagGeneratorPage() {
           </div>
           <div className="grid gap-4 md:grid-cols-3">
             {CARDS.map((card) => (
-              <article key={card.key} data-testid={card.testId} className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow ring-1 ring-slate-200">
+              <article
+                key={card.key}
+                data-testid={card.testId}
+                className="flex flex-col gap-3 rounded-2xl bg-white p-4 shadow ring-1 ring-slate-200"
+              >
                 <div className="flex items-start justify-between gap-2">
                   <div className="min-w-0">
                     <h3 className="font-semibold text-slate-900">{card.title}</h3>

@@ -11,7 +11,10 @@ export function NotFoundPage() {
           <h1 className="text-2xl font-bold text-slate-900">404 Page Not Found</h1>
         </div>
         <p className="mt-4 text-sm text-slate-600">Did you forget to add the page to the router?</p>
-        <Link href="/" className="mt-5 inline-flex rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700">
+        <Link
+          href="/"
+          className="mt-5 inline-flex rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700"
+        >
           Go to the home page
         </Link>
       </div>

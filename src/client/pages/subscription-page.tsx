@@ -8,9 +8,19 @@ import { useAuth } from '../hooks/use-auth';
 import { useSubscriptionStatus } from '../hooks/use-subscription';
 import { toast } from '../hooks/use-toast';
 import { Spinner } from '../components/ui/spinner';
-import { refreshBilling, signInRequired, useCancelSubscription, useConfirmSubscription, useCreateSubscription } from '../hooks/use-subscription-actions';
+import {
+  refreshBilling,
+  signInRequired,
+  useCancelSubscription,
+  useConfirmSubscription,
+  useCreateSubscription,
+} from '../hooks/use-subscription-actions';
 
-const FREE_FEATURES = [`${FREE_DOWNLOAD_LIMIT} video downloads in total`, 'HD downloads without watermarks', 'Blog and content optimiser'];
+const FREE_FEATURES = [
+  `${FREE_DOWNLOAD_LIMIT} video downloads in total`,
+  'HD downloads without watermarks',
+  'Blog and content optimiser',
+];
 
 const STATUS_TEXT: Record<string, string> = {
   active: 'Active',
@@ -39,9 +49,17 @@ function useProviderReturn() {
     const subscriptionId = q.get('subscription_id');
     if (q.get('success') === 'true') {
       if (subscriptionId) confirm.mutate({ subscriptionId, token: q.get('token'), baToken: q.get('ba_token') });
-      else toast({ title: 'Confirmation Error', description: 'Missing subscription information. Please try subscribing again.', variant: 'destructive' });
+      else
+        toast({
+          title: 'Confirmation Error',
+          description: 'Missing subscription information. Please try subscribing again.',
+          variant: 'destructive',
+        });
     } else if (q.get('cancel') === 'true') {
-      toast({ title: 'Checkout not completed', description: 'You left the checkout before paying. No payment was made, and you can upgrade any time.' });
+      toast({
+        title: 'Checkout not completed',
+        description: 'You left the checkout before paying. No payment was made, and you can upgrade any time.',
+      });
     } else if (subscriptionId || q.get('ba_token') || q.get('token')) {
       toast({ title: 'Subscription Detected', description: 'Checking your subscription status...' });
       refreshBilling();
@@ -73,7 +91,9 @@ export default function SubscriptionPage() {
   const sub = data?.subscription ?? null;
   const isPro = !!data?.isProUser;
   const cancelling = !!sub?.cancelAtPeriodEnd;
-  const statusText = cancelling ? 'Will cancel at period end' : (STATUS_TEXT[data?.subscriptionStatus ?? 'free'] ?? data?.subscriptionStatus ?? 'Free');
+  const statusText = cancelling
+    ? 'Will cancel at period end'
+    : (STATUS_TEXT[data?.subscriptionStatus ?? 'free'] ?? data?.subscriptionStatus ?? 'Free');
   const canCancel = sub?.status === 'active' && !cancelling;
   const canUpgrade = !isPro || cancelling;
 
@@ -84,7 +104,11 @@ export default function SubscriptionPage() {
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Subscription</h1>
       <p className="mt-1 text-slate-600">Choose the plan that fits how much you create.</p>
 
-      <section className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label="Your plan" data-testid="subscription-status">
+      <section
+        className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        aria-label="Your plan"
+        data-testid="subscription-status"
+      >
         <h2 className="mb-2 flex items-center gap-2 text-lg font-semibold text-slate-900">
           Your plan
           {confirming && <Loader2 className="h-4 w-4 animate-spin text-violet-600" aria-label="Confirming" />}
@@ -97,11 +121,19 @@ export default function SubscriptionPage() {
           <dl>
             <Row label="Current plan" value={isPro ? 'Pro' : 'Free'} testId="current-plan" />
             <Row label="Status" value={isPro && !sub ? 'Active (granted)' : statusText} testId="subscription-state" />
-            {sub?.nextBillingTime && !cancelling && <Row label="Next billing date" value={formatDate(sub.nextBillingTime)!} />}
-            {cancelling && sub?.paidThrough && <Row label="Pro until" value={formatDate(sub.paidThrough)!} testId="pro-until" />}
+            {sub?.nextBillingTime && !cancelling && (
+              <Row label="Next billing date" value={formatDate(sub.nextBillingTime)!} />
+            )}
+            {cancelling && sub?.paidThrough && (
+              <Row label="Pro until" value={formatDate(sub.paidThrough)!} testId="pro-until" />
+            )}
             <Row
               label="Downloads"
-              value={isPro ? 'Unlimited' : `${data.downloadCount} of ${FREE_DOWNLOAD_LIMIT} used (${data.remainingDownloads} left)`}
+              value={
+                isPro
+                  ? 'Unlimited'
+                  : `${data.downloadCount} of ${FREE_DOWNLOAD_LIMIT} used (${data.remainingDownloads} left)`
+              }
             />
           </dl>
         )}
@@ -115,8 +147,15 @@ export default function SubscriptionPage() {
           </button>
         )}
         {canCancel && askCancel && (
-          <div className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="group" aria-label="Confirm cancellation">
-            <p className="text-sm text-red-800">Cancel your Pro subscription? You keep Pro until the end of the period you paid for, then your account returns to Free.</p>
+          <div
+            className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
+            role="group"
+            aria-label="Confirm cancellation"
+          >
+            <p className="text-sm text-red-800">
+              Cancel your Pro subscription? You keep Pro until the end of the period you paid for, then your account
+              returns to Free.
+            </p>
             <div className="mt-3 flex flex-wrap gap-2">
               <button
                 type="button"
@@ -127,7 +166,11 @@ export default function SubscriptionPage() {
                 {cancel.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
                 {cancel.isPending ? 'Cancelling...' : 'Yes, cancel'}
               </button>
-              <button type="button" onClick={() => setAskCancel(false)} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700">
+              <button
+                type="button"
+                onClick={() => setAskCancel(false)}
+                className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700"
+              >
                 Keep Pro
               </button>
             </div>
@@ -136,7 +179,11 @@ export default function SubscriptionPage() {
       </section>
 
       <div className="mt-6 grid gap-6 md:grid-cols-2">
-        <section className="flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm" aria-label="Free plan" data-testid="plan-free">
+        <section
+          className="flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
+          aria-label="Free plan"
+          data-testid="plan-free"
+        >
           <h2 className="text-xl font-semibold text-slate-900">Free</h2>
           <p className="mt-2 text-4xl font-extrabold text-slate-900">
             $0<span className="text-base font-medium text-slate-500">/month</span>
@@ -148,12 +195,20 @@ export default function SubscriptionPage() {
               </li>
             ))}
           </ul>
-          <button type="button" disabled className="mt-6 rounded-lg border border-slate-200 px-4 py-2.5 text-sm font-semibold text-slate-500">
+          <button
+            type="button"
+            disabled
+            className="mt-6 rounded-lg border border-slate-200 px-4 py-2.5 text-sm font-semibold text-slate-500"
+          >
             {isPro ? 'Included' : 'Current Plan'}
           </button>
         </section>
 
-        <section className="flex flex-col rounded-xl border-2 border-violet-500 bg-white p-6 shadow-md" aria-label="Pro plan" data-testid="plan-pro">
+        <section
+          className="flex flex-col rounded-xl border-2 border-violet-500 bg-white p-6 shadow-md"
+          aria-label="Pro plan"
+          data-testid="plan-pro"
+        >
           <h2 className="flex items-center gap-2 text-xl font-semibold text-slate-900">
             <Crown className="h-5 w-5 text-amber-500" aria-hidden /> Pro
           </h2>
@@ -179,7 +234,11 @@ export default function SubscriptionPage() {
               {create.isPending ? 'Redirecting...' : cancelling ? 'Subscribe Again' : 'Upgrade to Pro'}
             </button>
           ) : (
-            <button type="button" disabled className="mt-6 rounded-lg border border-violet-200 bg-violet-50 px-4 py-2.5 text-sm font-semibold text-violet-700">
+            <button
+              type="button"
+              disabled
+              className="mt-6 rounded-lg border border-violet-200 bg-violet-50 px-4 py-2.5 text-sm font-semibold text-violet-700"
+            >
               Current Plan
             </button>
           )}

@@ -15,7 +15,13 @@ export default function TrendingVideosPage() {
   const [formOpen, setFormOpen] = useState(false);
   const videos = useQuery<TrendingVideo[]>({
     queryKey: ['/api/trending-videos', platform],
-    queryFn: async () => (await apiRequest('GET', platform === 'all' ? '/api/trending-videos' : `/api/trending-videos?platform=${platform}`)).json(),
+    queryFn: async () =>
+      (
+        await apiRequest(
+          'GET',
+          platform === 'all' ? '/api/trending-videos' : `/api/trending-videos?platform=${platform}`,
+        )
+      ).json(),
   });
   const list = videos.data ?? [];
   const proRequired = errorBody(videos.error)?.code === 'billing.pro_required';
@@ -31,7 +37,12 @@ export default function TrendingVideosPage() {
           <div className="flex flex-wrap items-center gap-2">
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <span className="sr-only">Platform</span>
-              <select aria-label="Platform filter" value={platform} onChange={(e) => setPlatform(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+              <select
+                aria-label="Platform filter"
+                value={platform}
+                onChange={(e) => setPlatform(e.target.value)}
+                className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+              >
                 <option value="all">All</option>
                 {TRENDING_PLATFORMS.map((p) => (
                   <option key={p} value={p}>
@@ -40,11 +51,18 @@ export default function TrendingVideosPage() {
                 ))}
               </select>
             </label>
-            <span data-testid="trending-count" className="rounded-full bg-violet-100 px-3 py-1 text-sm font-medium text-violet-800">
+            <span
+              data-testid="trending-count"
+              className="rounded-full bg-violet-100 px-3 py-1 text-sm font-medium text-violet-800"
+            >
               {list.length} trending videos
             </span>
             {!formOpen && (
-              <button type="button" onClick={() => setFormOpen(true)} className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-2 text-sm font-semibold text-white hover:bg-violet-700">
+              <button
+                type="button"
+                onClick={() => setFormOpen(true)}
+                className="flex items-center gap-1 rounded-md bg-violet-600 px-3 py-2 text-sm font-semibold text-white hover:bg-violet-700"
+              >
                 <Plus className="h-4 w-4" aria-hidden /> Curate Video
               </button>
             )}
@@ -68,7 +86,11 @@ export default function TrendingVideosPage() {
         <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center">
           <p className="text-lg font-medium text-slate-900">No trending videos yet</p>
           {!formOpen && (
-            <button type="button" onClick={() => setFormOpen(true)} className="mt-4 rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700">
+            <button
+              type="button"
+              onClick={() => setFormOpen(true)}
+              className="mt-4 rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700"
+            >
               Curate First Video
             </button>
           )}

@@ -2,7 +2,18 @@
 // platform analytics card, each labelled with its source and time; refetched every 5 minutes.
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { BarChart3, Hash, Lightbulb, Music, Newspaper, RefreshCw, TrendingUp, Users, Video, BadgeCheck } from 'lucide-react';
+import {
+  BarChart3,
+  Hash,
+  Lightbulb,
+  Music,
+  Newspaper,
+  RefreshCw,
+  TrendingUp,
+  Users,
+  Video,
+  BadgeCheck,
+} from 'lucide-react';
 import type { TrendsAnalysis } from '@shared/contracts/trends';
 import { TRENDS_REFETCH_MS, TRENDING_CARD_TAGS } from '@shared/constants';
 import { errorBody, serverMessage } from '../lib/query-client';
@@ -10,9 +21,20 @@ import { formatAge, formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { ProUpsell } from '../components/pro-upsell';
 import { TRENDS_UPSELL } from '../components/upsell-samples';
-import { CategoryBadge, Growth, NewsBadge, Row, Section, dash, formatDay, formatStamp, num } from '../components/trends/trend-ui';
+import {
+  CategoryBadge,
+  Growth,
+  NewsBadge,
+  Row,
+  Section,
+  dash,
+  formatDay,
+  formatStamp,
+  num,
+} from '../components/trends/trend-ui';
 
-const button = 'inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700';
+const button =
+  'inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700';
 
 export default function TrendsPage() {
   const query = useQuery<TrendsAnalysis>({ queryKey: ['/api/trends/analysis'], refetchInterval: TRENDS_REFETCH_MS });
@@ -33,7 +55,9 @@ export default function TrendsPage() {
             <TrendingUp className="h-7 w-7 text-violet-600" aria-hidden />
             Trends Analysis
           </h1>
-          <p className="mt-1 text-sm text-slate-600">Social media trends from dated sources and from videos processed by this toolkit.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Social media trends from dated sources and from videos processed by this toolkit.
+          </p>
         </div>
         {data?.last_updated && <p className="text-xs text-slate-500">Last updated: {formatStamp(data.last_updated)}</p>}
       </header>
@@ -89,7 +113,10 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
   return (
     <div className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-3">
-        <section data-testid="key-insights" className="rounded-xl border border-violet-200 bg-gradient-to-br from-violet-50 to-white p-5 shadow-sm lg:col-span-2">
+        <section
+          data-testid="key-insights"
+          className="rounded-xl border border-violet-200 bg-gradient-to-br from-violet-50 to-white p-5 shadow-sm lg:col-span-2"
+        >
           <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
             <Lightbulb className="h-5 w-5 text-violet-600" aria-hidden />
             Key Insights
@@ -104,22 +131,34 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
             <p className="mt-3 text-sm text-slate-500">No insights yet.</p>
           )}
         </section>
-        <section data-testid="platform-analytics" className="rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 p-5 text-white shadow-sm">
+        <section
+          data-testid="platform-analytics"
+          className="rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 p-5 text-white shadow-sm"
+        >
           <h2 className="flex items-center gap-2 text-lg font-semibold">
             <BarChart3 className="h-5 w-5" aria-hidden />
             Platform Analytics
           </h2>
           <p className="mt-3 text-3xl font-bold">{a.engagementRate === null ? '—' : `${a.engagementRate}%`}</p>
           <p className="text-sm text-violet-100">engagement (likes per view)</p>
-          <p className="mt-2 text-sm font-semibold">{change === null ? 'No earlier week to compare yet' : `${change >= 0 ? '+' : ''}${change} pts this week`}</p>
+          <p className="mt-2 text-sm font-semibold">
+            {change === null ? 'No earlier week to compare yet' : `${change >= 0 ? '+' : ''}${change} pts this week`}
+          </p>
           <p className="mt-3 text-xs text-violet-100">
-            {formatDay(a.periodStart)} – {formatDay(a.periodEnd)} · {a.videos} {a.videos === 1 ? 'video' : 'videos'} processed by this toolkit
+            {formatDay(a.periodStart)} – {formatDay(a.periodEnd)} · {a.videos} {a.videos === 1 ? 'video' : 'videos'}{' '}
+            processed by this toolkit
           </p>
         </section>
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Section testId="trending-hashtags" title="Trending Hashtags" icon={<Hash className="h-5 w-5 text-violet-600" aria-hidden />} source={data.sources.trending_hashtags} empty={!data.trending_hashtags.length}>
+        <Section
+          testId="trending-hashtags"
+          title="Trending Hashtags"
+          icon={<Hash className="h-5 w-5 text-violet-600" aria-hidden />}
+          source={data.sources.trending_hashtags}
+          empty={!data.trending_hashtags.length}
+        >
           <ul className="divide-y divide-slate-100">
             {data.trending_hashtags.map((h) => (
               <Row
@@ -140,7 +179,13 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
             ))}
           </ul>
         </Section>
-        <Section testId="trending-songs" title="Trending Songs" icon={<Music className="h-5 w-5 text-violet-600" aria-hidden />} source={data.sources.trending_songs} empty={!data.trending_songs.length}>
+        <Section
+          testId="trending-songs"
+          title="Trending Songs"
+          icon={<Music className="h-5 w-5 text-violet-600" aria-hidden />}
+          source={data.sources.trending_songs}
+          empty={!data.trending_songs.length}
+        >
           <ul className="divide-y divide-slate-100">
             {data.trending_songs.map((s, i) => (
               <Row
@@ -155,7 +200,13 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
             ))}
           </ul>
         </Section>
-        <Section testId="trending-creators" title="Trending Creators" icon={<Users className="h-5 w-5 text-violet-600" aria-hidden />} source={data.sources.trending_creators} empty={!data.trending_creators.length}>
+        <Section
+          testId="trending-creators"
+          title="Trending Creators"
+          icon={<Users className="h-5 w-5 text-violet-600" aria-hidden />}
+          source={data.sources.trending_creators}
+          empty={!data.trending_creators.length}
+        >
           <ul className="divide-y divide-slate-100">
             {data.trending_creators.map((c) => (
               <Row
@@ -180,7 +231,13 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
             ))}
           </ul>
         </Section>
-        <Section testId="trending-videos" title="Trending Videos" icon={<Video className="h-5 w-5 text-violet-600" aria-hidden />} source={data.sources.trending_videos} empty={!data.trending_videos.length}>
+        <Section
+          testId="trending-videos"
+          title="Trending Videos"
+          icon={<Video className="h-5 w-5 text-violet-600" aria-hidden />}
+          source={data.sources.trending_videos}
+          empty={!data.trending_videos.length}
+        >
           <ul className="divide-y divide-slate-100">
             {data.trending_videos.map((v, i) => (
               <Row
@@ -191,9 +248,13 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
                     <span>{v.creator ? `@${v.creator}` : '—'}</span>
                     <CategoryBadge category={v.category} />
                     {v.hashtags.slice(0, TRENDING_CARD_TAGS).map((t) => (
-                      <span key={t} className="rounded bg-slate-100 px-1.5 text-slate-700">#{t}</span>
+                      <span key={t} className="rounded bg-slate-100 px-1.5 text-slate-700">
+                        #{t}
+                      </span>
                     ))}
-                    {v.hashtags.length > TRENDING_CARD_TAGS && <span>+{v.hashtags.length - TRENDING_CARD_TAGS} more</span>}
+                    {v.hashtags.length > TRENDING_CARD_TAGS && (
+                      <span>+{v.hashtags.length - TRENDING_CARD_TAGS} more</span>
+                    )}
                   </>
                 }
                 figures={[
@@ -206,7 +267,13 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
         </Section>
       </div>
 
-      <Section testId="tiktok-news" title="TikTok News" icon={<Newspaper className="h-5 w-5 text-violet-600" aria-hidden />} source={data.sources.tiktok_news} empty={!data.tiktok_news.length}>
+      <Section
+        testId="tiktok-news"
+        title="TikTok News"
+        icon={<Newspaper className="h-5 w-5 text-violet-600" aria-hidden />}
+        source={data.sources.tiktok_news}
+        empty={!data.tiktok_news.length}
+      >
         <ul className="divide-y divide-slate-100">
           {data.tiktok_news.map((n) => (
             <li key={`${n.title}:${n.timestamp}`} className="py-3">
@@ -217,7 +284,12 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
               </div>
               <h3 className="mt-1 font-medium text-slate-900">
                 {n.url ? (
-                  <a href={n.url} target="_blank" rel="noopener noreferrer nofollow" className="hover:text-violet-700 hover:underline">
+                  <a
+                    href={n.url}
+                    target="_blank"
+                    rel="noopener noreferrer nofollow"
+                    className="hover:text-violet-700 hover:underline"
+                  >
                     {n.title}
                   </a>
                 ) : (
@@ -231,7 +303,10 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
       </Section>
 
       {data.collectors.length > 0 && (
-        <details data-testid="source-status" className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm">
+        <details
+          data-testid="source-status"
+          className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm"
+        >
           <summary className="cursor-pointer font-semibold text-slate-800">
             Source status{failing(data) ? ` (${failing(data)} failing)` : ''}
           </summary>
@@ -240,7 +315,8 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
               <li key={c.source} className="flex flex-col gap-0.5 py-1.5 sm:flex-row sm:justify-between sm:gap-3">
                 <span className="break-all font-medium text-slate-700">{c.source}</span>
                 <span className={c.error ? 'break-words text-red-700' : 'text-slate-500'}>
-                  {c.error ? `Failed: ${c.error}` : `${c.items} ${c.items === 1 ? 'item' : 'items'}`} · {formatStamp(c.lastRunAt)}
+                  {c.error ? `Failed: ${c.error}` : `${c.items} ${c.items === 1 ? 'item' : 'items'}`} ·{' '}
+                  {formatStamp(c.lastRunAt)}
                 </span>
               </li>
             ))}

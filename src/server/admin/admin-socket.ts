@@ -47,7 +47,12 @@ export async function startAdminSocket(ctx: AppContext): Promise<{ close(): Prom
 export function sendAdminCommand(dataDir: string, body: unknown): Promise<{ status: number; message: string } | null> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: adminSocketPath(dataDir), method: 'POST', path: '/', headers: { 'content-type': 'application/json' } },
+      {
+        socketPath: adminSocketPath(dataDir),
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json' },
+      },
       async (res) => {
         let text = '';
         for await (const chunk of res) text += chunk;

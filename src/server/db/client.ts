@@ -11,7 +11,9 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = 'pglite' | 'postgres';
 
 /** What the job queue (adapters/jobs) needs to reach the same database: a URL, or raw SQL on PGlite. */
-export type JobsConnection = { connectionString: string } | { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+export type JobsConnection =
+  | { connectionString: string }
+  | { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
 export interface Database {
   db: Db;
@@ -77,7 +79,9 @@ export async function openPglite(dir: string): Promise<Database> {
     // Several statements in one text (pg-boss's schema, its transactions) go through exec, whole.
     jobs: {
       executeSql: async (text: string, values?: unknown[]) =>
-        values?.length ? { rows: (await client.query(text, values)).rows } : { rows: (await client.exec(text)).at(-1)?.rows ?? [] },
+        values?.length
+          ? { rows: (await client.query(text, values)).rows }
+          : { rows: (await client.exec(text)).at(-1)?.rows ?? [] },
     },
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),

@@ -28,15 +28,26 @@ export class PreparedPGlite extends PGlite {
   preparing = false;
 
   override async query<T>(query: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    if (!this.preparing || options?.blob || options?.paramTypes || (!this.prepared.has(query) && this.prepared.size >= MAX_PREPARED)) {
+    if (
+      !this.preparing ||
+      options?.blob ||
+      options?.paramTypes ||
+      (!this.prepared.has(query) && this.prepared.size >= MAX_PREPARED)
+    ) {
       return super.query<T>(query, params, options);
     }
     await this._checkReady();
     // The same two locks PGlite's query() takes: never inside someone else's transaction.
-    return this._runExclusiveTransaction(() => this._runExclusiveQuery(() => this.runPrepared<T>(query, params, options)));
+    return this._runExclusiveTransaction(() =>
+      this._runExclusiveQuery(() => this.runPrepared<T>(query, params, options)),
+    );
   }
 
-  private async runPrepared<T>(query: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+  private async runPrepared<T>(
+    query: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+  ): Promise<Results<T>> {
     try {
       const statement = this.prepared.get(query) ?? (await this.prepare(query));
       const values = params.map((value, i) => {
@@ -46,7 +57,12 @@ export class PreparedPGlite extends PGlite {
         return serializer ? serializer(value) : String(value);
       });
       const messages = await this.execProtocolStream(
-        Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+        Buffer.concat([
+          serialize.bind({ statement: statement.name, values }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
         { syncToFs: false },
       );
       await this.syncToFs();
@@ -63,7 +79,11 @@ export class PreparedPGlite extends PGlite {
   private async prepare(query: string): Promise<Prepared> {
     const name = `smt_${++this.counter}`;
     const messages = await this.execProtocolStream(
-      Buffer.concat([serialize.parse({ name, text: query }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      Buffer.concat([
+        serialize.parse({ name, text: query }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
@@ -75,6 +95,9 @@ export class PreparedPGlite extends PGlite {
     const statement = this.prepared.get(query);
     if (!statement) return;
     this.prepared.delete(query);
-    await this.execProtocolStream(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+    await this.execProtocolStream(
+      Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]),
+      { syncToFs: false },
+    );
   }
 }

@@ -340,5 +340,8 @@ export const batchItems = pgTable(
     queuedAt: ts('queued_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('batch_items_batch_idx').on(t.batchId, t.position), index('batch_items_queue_idx').on(t.status, t.queuedAt)],
+  (t) => [
+    index('batch_items_batch_idx').on(t.batchId, t.position),
+    index('batch_items_queue_idx').on(t.status, t.queuedAt),
+  ],
 );

@@ -26,7 +26,12 @@ export function rateLimitRules(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>) {
 export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLimiter>;
 
 /** Every limit over one store: memory for one node, PostgreSQL shared by many (context.ts). */
-export function createRateLimits(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>, store: RateLimitStore = new MemoryStore()): RateLimits {
+export function createRateLimits(
+  config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>,
+  store: RateLimitStore = new MemoryStore(),
+): RateLimits {
   const rules = rateLimitRules(config);
-  return Object.fromEntries(Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)])) as RateLimits;
+  return Object.fromEntries(
+    Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)]),
+  ) as RateLimits;
 }

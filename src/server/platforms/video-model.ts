@@ -50,4 +50,3 @@ export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: n
   const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
   return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
 }
-

@@ -10,16 +10,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const send = (e: AppError) => {
       reply.headers(e.headers);
-      return reply.status(e.status).send({ message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}), ...e.extra });
+      return reply
+        .status(e.status)
+        .send({ message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}), ...e.extra });
     };
     if (error instanceof AppError) return send(error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const field = issue?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
       if (issue?.message === undefined) return send(fail('request.invalid', { variant: 'unknown' }));
-      return send(field && !/required|valid|must|least|most|too/i.test(issue.message)
-        ? fail('request.invalid', { variant: 'field', field, issue: issue.message })
-        : fail('request.invalid', { issue: issue.message }));
+      return send(
+        field && !/required|valid|must|least|most|too/i.test(issue.message)
+          ? fail('request.invalid', { variant: 'field', field, issue: issue.message })
+          : fail('request.invalid', { issue: issue.message }),
+      );
     }
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
@@ -43,7 +47,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     // The client's shell for its own routes; for any other path the same shell (which shows the
     // 404 page with a link home) with an honest 404 status for crawlers and link checkers.
-    return reply.status(isClientPath(request.url) ? 200 : 404).type('text/html').sendFile('index.html');
+    return reply
+      .status(isClientPath(request.url) ? 200 : 404)
+      .type('text/html')
+      .sendFile('index.html');
   });
 }
 

@@ -3,5 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 
 export function acceptFormButtons(scope: FastifyInstance): void {
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_r, _body, done) => done(null, {}));
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_r, _body, done) => done(null, {}),
+  );
 }

@@ -24,10 +24,7 @@ declare module 'fastify' {
   }
 }
 
-export function registerSessions(
-  app: FastifyInstance,
-  opts: { repo: SessionsRepository; secure: boolean },
-): void {
+export function registerSessions(app: FastifyInstance, opts: { repo: SessionsRepository; secure: boolean }): void {
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: opts.secure, signed: true };
 
   app.decorateRequest('session', null as unknown as Session);

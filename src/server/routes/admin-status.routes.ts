@@ -9,7 +9,11 @@ const adminStatus = z.object({
 });
 
 export function adminStatusRoutes(app: ZApp, ctx: AppContext) {
-  app.get('/api/admin/status', { preHandler: ctx.guards.admin, schema: { response: { 200: adminStatus } } }, async () => ({
-    transcription: ctx.services.transcription.engines(),
-  }));
+  app.get(
+    '/api/admin/status',
+    { preHandler: ctx.guards.admin, schema: { response: { 200: adminStatus } } },
+    async () => ({
+      transcription: ctx.services.transcription.engines(),
+    }),
+  );
 }

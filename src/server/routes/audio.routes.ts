@@ -8,9 +8,17 @@ import { respondAsync } from './media-jobs.routes.js';
 export function audioRoutes(app: ZApp, ctx: AppContext) {
   app.post(
     '/api/audio/extract',
-    { preHandler: ctx.guards.pro, schema: { body: audioExtractRequest, response: { 200: audioResultSchema, 202: mediaJobSchema } } },
+    {
+      preHandler: ctx.guards.pro,
+      schema: { body: audioExtractRequest, response: { 200: audioResultSchema, 202: mediaJobSchema } },
+    },
     async (request, reply) => {
-      const out = await ctx.services.audio.extract(request.body.url, abortOnDisconnect(reply), mediaJobOwner(request.user!), { respondAsync: respondAsync(request) });
+      const out = await ctx.services.audio.extract(
+        request.body.url,
+        abortOnDisconnect(reply),
+        mediaJobOwner(request.user!),
+        { respondAsync: respondAsync(request) },
+      );
       return 'state' in out ? reply.status(202).send(out) : out;
     },
   );

@@ -20,12 +20,16 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
 
   app.get('/api/auth/providers', async () => ({ local: !oidc, oidc: !!oidc }));
 
-  app.post('/api/auth/register', { schema: { body: registerRequest, response: { 201: authUser } } }, async (request, reply) => {
-    if (oidc) throw fail('auth.local_disabled');
-    const user = await auth.register(request.body, request.ip);
-    await request.session.regenerate({ userId: user.id });
-    return reply.status(201).send(toAuthUser(user, ctx.config.ADMIN_EMAILS));
-  });
+  app.post(
+    '/api/auth/register',
+    { schema: { body: registerRequest, response: { 201: authUser } } },
+    async (request, reply) => {
+      if (oidc) throw fail('auth.local_disabled');
+      const user = await auth.register(request.body, request.ip);
+      await request.session.regenerate({ userId: user.id });
+      return reply.status(201).send(toAuthUser(user, ctx.config.ADMIN_EMAILS));
+    },
+  );
 
   app.post('/api/auth/login', { schema: { body: loginRequest, response: { 200: authUser } } }, async (request) => {
     const user = await auth.login(request.body, request.ip);

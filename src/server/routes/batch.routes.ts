@@ -9,18 +9,29 @@ export function batchRoutes(app: ZApp, ctx: AppContext) {
   const { batch } = ctx.services;
   const idParams = z.object({ id: z.string().uuid('Unknown batch') });
 
-  app.post('/api/batch', { preHandler: ctx.guards.pro, schema: { body: batchCreateRequest, response: { 202: batchCreated } } }, async (request, reply) =>
-    reply.status(202).send(await batch.create(request.user!, request.body)),
+  app.post(
+    '/api/batch',
+    { preHandler: ctx.guards.pro, schema: { body: batchCreateRequest, response: { 202: batchCreated } } },
+    async (request, reply) => reply.status(202).send(await batch.create(request.user!, request.body)),
   );
-  app.get('/api/batch', { preHandler: ctx.guards.user, schema: { response: { 200: batchList } } }, async (request) => batch.list(request.user!));
-  app.get('/api/batch/:id', { preHandler: ctx.guards.user, schema: { params: idParams, response: { 200: batchView } } }, async (request) =>
-    batch.view(request.user!, request.params.id),
+  app.get('/api/batch', { preHandler: ctx.guards.user, schema: { response: { 200: batchList } } }, async (request) =>
+    batch.list(request.user!),
   );
-  app.post('/api/batch/:id/retry', { preHandler: ctx.guards.pro, schema: { params: idParams, response: { 200: batchView } } }, async (request) =>
-    batch.retry(request.user!, request.params.id),
+  app.get(
+    '/api/batch/:id',
+    { preHandler: ctx.guards.user, schema: { params: idParams, response: { 200: batchView } } },
+    async (request) => batch.view(request.user!, request.params.id),
+  );
+  app.post(
+    '/api/batch/:id/retry',
+    { preHandler: ctx.guards.pro, schema: { params: idParams, response: { 200: batchView } } },
+    async (request) => batch.retry(request.user!, request.params.id),
   );
   // The link is the capability (it works in a plain <a download>), like other stored results.
-  const zipQuery = z.object({ exp: z.coerce.number().int().positive('Invalid link'), sig: z.string().regex(/^[\w-]{20,100}$/, 'Invalid link') });
+  const zipQuery = z.object({
+    exp: z.coerce.number().int().positive('Invalid link'),
+    sig: z.string().regex(/^[\w-]{20,100}$/, 'Invalid link'),
+  });
   app.get('/api/batch/:id/zip', { schema: { params: idParams, querystring: zipQuery } }, async (request, reply) => {
     const zip = await batch.zip(request.params.id, request.query.exp, request.query.sig);
     abortOnDisconnect(reply).addEventListener('abort', () => zip.stream.destroy(), { once: true });

@@ -22,8 +22,10 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   // The same folder app.ts serves the built client from (buildApp's clientDir).
   const indexHtml = path.join(opts.clientDir, 'index.html');
 
-  app.get('/api/blog/posts', { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } }, async (request) =>
-    blog.listMine(request.user!.id),
+  app.get(
+    '/api/blog/posts',
+    { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } },
+    async (request) => blog.listMine(request.user!.id),
   );
 
   app.post(
@@ -34,13 +36,19 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
 
   app.put(
     '/api/blog/posts/:id',
-    { preHandler: ctx.guards.user, schema: { params: blogPostIdParams, body: updateBlogPostRequest, response: { 200: blogPost } } },
+    {
+      preHandler: ctx.guards.user,
+      schema: { params: blogPostIdParams, body: updateBlogPostRequest, response: { 200: blogPost } },
+    },
     async (request) => blog.update(request.user!.id, request.params.id, request.body),
   );
 
   app.delete(
     '/api/blog/posts/:id',
-    { preHandler: ctx.guards.user, schema: { params: blogPostIdParams, response: { 200: z.object({ success: z.literal(true) }) } } },
+    {
+      preHandler: ctx.guards.user,
+      schema: { params: blogPostIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
+    },
     async (request) => {
       await blog.remove(request.user!.id, request.params.id);
       return { success: true as const };
@@ -49,8 +57,10 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
 
   // Wildcards, not ':slug': the router refuses named parameters over 100 characters, and a slug may
   // have 255.
-  app.get('/api/blog/public/*', { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } }, async (request) =>
-    blog.getPublished(request.params['*']),
+  app.get(
+    '/api/blog/public/*',
+    { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } },
+    async (request) => blog.getPublished(request.params['*']),
   );
 
   app.get('/blog/*', { schema: { params: z.object({ '*': z.string() }) } }, async (request, reply) => {

@@ -16,13 +16,21 @@ const params = z.object({
 export function mediaRoutes(app: ZApp, ctx: AppContext) {
   app.get('/api/media/:kind/:file', { schema: { querystring: query, params } }, async (request, reply) => {
     const { kind, file } = request.params;
-    const media = await ctx.services.mediaResults.open(`${kind}/${file}`, request.query.exp, request.query.sig, request.headers.range);
+    const media = await ctx.services.mediaResults.open(
+      `${kind}/${file}`,
+      request.query.exp,
+      request.query.sig,
+      request.headers.range,
+    );
     const ascii = media.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
     reply
       .header('content-type', media.contentType)
       .header('accept-ranges', 'bytes')
       .header('cache-control', 'private, max-age=3600')
-      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(media.fileName)}`);
+      .header(
+        'content-disposition',
+        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(media.fileName)}`,
+      );
     if (media.range) {
       reply
         .status(206)

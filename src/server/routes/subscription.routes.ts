@@ -32,7 +32,10 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
 
   app.post(
     '/api/subscription/confirm',
-    { preHandler: ctx.guards.user, schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } } },
+    {
+      preHandler: ctx.guards.user,
+      schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } },
+    },
     async (request) => billing.confirm(request.user!, request.body.subscriptionId),
   );
 
@@ -53,11 +56,15 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
         .header('cache-control', 'no-store')
         .send(renderTestCheckoutPage(checkout));
     });
-    scope.post('/api/billing/test-checkout/:id/approve', { schema: { params: checkoutParams } }, async (request, reply) =>
-      reply.redirect(billing.testCheckout.approve(request.params.id), 303),
+    scope.post(
+      '/api/billing/test-checkout/:id/approve',
+      { schema: { params: checkoutParams } },
+      async (request, reply) => reply.redirect(billing.testCheckout.approve(request.params.id), 303),
     );
-    scope.post('/api/billing/test-checkout/:id/cancel', { schema: { params: checkoutParams } }, async (request, reply) =>
-      reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
+    scope.post(
+      '/api/billing/test-checkout/:id/cancel',
+      { schema: { params: checkoutParams } },
+      async (request, reply) => reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
     );
   });
 }

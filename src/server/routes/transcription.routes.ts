@@ -8,9 +8,17 @@ import { respondAsync } from './media-jobs.routes.js';
 export function transcriptionRoutes(app: ZApp, ctx: AppContext) {
   app.post(
     '/api/transcription/generate',
-    { preHandler: ctx.guards.pro, schema: { body: transcriptionRequest, response: { 200: transcriptionResultSchema, 202: mediaJobSchema } } },
+    {
+      preHandler: ctx.guards.pro,
+      schema: { body: transcriptionRequest, response: { 200: transcriptionResultSchema, 202: mediaJobSchema } },
+    },
     async (request, reply) => {
-      const out = await ctx.services.transcription.generate(request.body.url, abortOnDisconnect(reply), mediaJobOwner(request.user!), { respondAsync: respondAsync(request) });
+      const out = await ctx.services.transcription.generate(
+        request.body.url,
+        abortOnDisconnect(reply),
+        mediaJobOwner(request.user!),
+        { respondAsync: respondAsync(request) },
+      );
       return 'state' in out ? reply.status(202).send(out) : out;
     },
   );

@@ -29,13 +29,19 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
 
   app.patch(
     '/api/trending-videos/:id/score',
-    { preHandler: pro, schema: { params: trendingVideoIdParams, body: boostRequest, response: { 200: trendingVideo } } },
+    {
+      preHandler: pro,
+      schema: { params: trendingVideoIdParams, body: boostRequest, response: { 200: trendingVideo } },
+    },
     async (request) => trending.boost(request.user!, request.params.id),
   );
 
   app.delete(
     '/api/trending-videos/:id',
-    { preHandler: pro, schema: { params: trendingVideoIdParams, response: { 200: z.object({ success: z.literal(true) }) } } },
+    {
+      preHandler: pro,
+      schema: { params: trendingVideoIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
+    },
     async (request) => {
       await trending.remove(request.user!, request.params.id);
       return { success: true as const };

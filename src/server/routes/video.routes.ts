@@ -35,63 +35,102 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(reply))).info,
   );
 
-  app.post('/api/video/download', { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } }, async (request, reply) => {
-    const signal = abortOnDisconnect(reply);
-    return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
-  });
+  app.post(
+    '/api/video/download',
+    { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } },
+    async (request, reply) => {
+      const signal = abortOnDisconnect(reply);
+      return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
+    },
+  );
 
   // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to TikTok so
   // the links made before the platform seam keep working.
   const idParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Please provide a valid TikTok URL') });
-  const byIdQuery = z.object({ platform: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Unknown platform').optional() });
-
-  app.get('/api/video/stream/:id', { preHandler: ctx.guards.user, schema: { params: idParams, querystring: byIdQuery } }, async (request, reply) => {
-    const { platform } = request.query;
-    await limitMediaById(request, request.params.id, platform, `u:${request.user!.id}`);
-    // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
-    if (!isPro(request.user!)) {
-      reply.header('cache-control', 'private, no-store');
-      return reply.redirect(await ctx.services.preview.clipLink(request.params.id, abortOnDisconnect(reply), platform, mediaJobOwner(request.user!)), 302);
-    }
-    const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
-    const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply), platform);
-    reply.status(media.status).headers({
-      'content-type': media.contentType,
-      'accept-ranges': 'bytes',
-      'content-disposition': 'inline',
-      'cache-control': 'private, no-store',
-      ...(media.contentLength !== null ? { 'content-length': String(media.contentLength) } : {}),
-      ...(media.contentRange ? { 'content-range': media.contentRange } : {}),
-    });
-    return reply.send(media.stream);
+  const byIdQuery = z.object({
+    platform: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'Unknown platform')
+      .optional(),
   });
+
+  app.get(
+    '/api/video/stream/:id',
+    { preHandler: ctx.guards.user, schema: { params: idParams, querystring: byIdQuery } },
+    async (request, reply) => {
+      const { platform } = request.query;
+      await limitMediaById(request, request.params.id, platform, `u:${request.user!.id}`);
+      // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
+      if (!isPro(request.user!)) {
+        reply.header('cache-control', 'private, no-store');
+        return reply.redirect(
+          await ctx.services.preview.clipLink(
+            request.params.id,
+            abortOnDisconnect(reply),
+            platform,
+            mediaJobOwner(request.user!),
+          ),
+          302,
+        );
+      }
+      const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
+      const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply), platform);
+      reply.status(media.status).headers({
+        'content-type': media.contentType,
+        'accept-ranges': 'bytes',
+        'content-disposition': 'inline',
+        'cache-control': 'private, no-store',
+        ...(media.contentLength !== null ? { 'content-length': String(media.contentLength) } : {}),
+        ...(media.contentRange ? { 'content-range': media.contentRange } : {}),
+      });
+      return reply.send(media.stream);
+    },
+  );
 
   // A photo post's slide, byte for byte (the strip shows it; `?download=1` saves it as a file).
-  const slideParams = idParams.extend({ n: z.coerce.number({ error: 'Unknown slide' }).int('Unknown slide').min(1, 'Unknown slide').max(99, 'Unknown slide') });
+  const slideParams = idParams.extend({
+    n: z.coerce
+      .number({ error: 'Unknown slide' })
+      .int('Unknown slide')
+      .min(1, 'Unknown slide')
+      .max(99, 'Unknown slide'),
+  });
   const slideQuery = byIdQuery.extend({ download: z.enum(['1']).optional() });
-  app.get('/api/video/image/:id/:n', { schema: { params: slideParams, querystring: slideQuery } }, async (request, reply) => {
-    const { id, n } = request.params;
-    const { platform } = request.query;
-    await limitMediaById(request, id, platform, `ip:${request.ip}`);
-    const slide = await video.openSlide(id, n, abortOnDisconnect(reply), platform);
-    const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
-    const name = `${fileStem(slide.video.video.author, id)}-${slideName(n - 1, type)}`;
-    reply.headers({
-      'content-type': type,
-      'cache-control': 'private, max-age=3600',
-      'x-content-type-options': 'nosniff',
-      'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
-      ...(slide.contentLength !== null ? { 'content-length': String(slide.contentLength) } : {}),
-    });
-    return reply.send(slide.stream);
-  });
+  app.get(
+    '/api/video/image/:id/:n',
+    { schema: { params: slideParams, querystring: slideQuery } },
+    async (request, reply) => {
+      const { id, n } = request.params;
+      const { platform } = request.query;
+      await limitMediaById(request, id, platform, `ip:${request.ip}`);
+      const slide = await video.openSlide(id, n, abortOnDisconnect(reply), platform);
+      const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
+      const name = `${fileStem(slide.video.video.author, id)}-${slideName(n - 1, type)}`;
+      reply.headers({
+        'content-type': type,
+        'cache-control': 'private, max-age=3600',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
+        ...(slide.contentLength !== null ? { 'content-length': String(slide.contentLength) } : {}),
+      });
+      return reply.send(slide.stream);
+    },
+  );
 
-  app.get('/api/video/thumbnail/:id', { schema: { params: idParams, querystring: byIdQuery } }, async (request, reply) => {
-    const { platform } = request.query;
-    await limitMediaById(request, request.params.id, platform, `ip:${request.ip}`);
-    const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply), platform);
-    const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
-    reply.headers({ 'content-type': type, 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });
-    return reply.send(image.stream);
-  });
+  app.get(
+    '/api/video/thumbnail/:id',
+    { schema: { params: idParams, querystring: byIdQuery } },
+    async (request, reply) => {
+      const { platform } = request.query;
+      await limitMediaById(request, request.params.id, platform, `ip:${request.ip}`);
+      const image = await video.openThumbnail(request.params.id, abortOnDisconnect(reply), platform);
+      const type = /^image\/[\w.+-]+$/.test(image.contentType) ? image.contentType : 'application/octet-stream';
+      reply.headers({
+        'content-type': type,
+        'cache-control': 'private, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      });
+      return reply.send(image.stream);
+    },
+  );
 }

@@ -32,25 +32,35 @@ export function createAudioService(deps: AudioServiceDeps) {
     };
   };
 
-  async function produce(url: string, info: MediaVideoInfo, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
-    return deps.media.job(signal, async (dir) => {
-      const opened = await deps.source.openAudioSource(url, info, signal);
-      const input = path.join(dir, 'input.media');
-      await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-      const output = path.join(dir, 'audio.mp3');
-      const { size, duration } = await deps.media.toMp3(input, output, signal);
-      return deps.results.save({
-        key,
-        kind: 'audio',
-        platform: info.platform,
-        videoId: info.videoId,
-        file: output,
-        ext: 'mp3',
-        contentType: 'audio/mpeg',
-        size,
-        meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
-      });
-    }, who);
+  async function produce(
+    url: string,
+    info: MediaVideoInfo,
+    key: string,
+    signal: AbortSignal,
+    who: JobOwner,
+  ): Promise<MediaResult> {
+    return deps.media.job(
+      signal,
+      async (dir) => {
+        const opened = await deps.source.openAudioSource(url, info, signal);
+        const input = path.join(dir, 'input.media');
+        await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+        const output = path.join(dir, 'audio.mp3');
+        const { size, duration } = await deps.media.toMp3(input, output, signal);
+        return deps.results.save({
+          key,
+          kind: 'audio',
+          platform: info.platform,
+          videoId: info.videoId,
+          file: output,
+          ext: 'mp3',
+          contentType: 'audio/mpeg',
+          size,
+          meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
+        });
+      },
+      who,
+    );
   }
 
   // The job, on whichever node runs it: the lookup again (cached), then the extraction.
@@ -63,9 +73,15 @@ export function createAudioService(deps: AudioServiceDeps) {
     /** Requests on this node waiting for the extraction of `key` (`audio:<videoId>`). */
     waiting: (key: string) => deps.jobs.waiting(key),
     /** Two people extracting one video share one job; `respondAsync`: where it stands instead of waiting. */
-    async extract(url: string, signal?: AbortSignal, who?: JobOwner, opts: { respondAsync?: boolean } = {}): Promise<AudioResult | PendingJob> {
+    async extract(
+      url: string,
+      signal?: AbortSignal,
+      who?: JobOwner,
+      opts: { respondAsync?: boolean } = {},
+    ): Promise<AudioResult | PendingJob> {
       // SPEC 5's message, naming the platforms this server has.
-      if (!deps.source.recognises(url)) throw fail('link.unsupported', { platforms: platformList(deps.source.platformNames()) });
+      if (!deps.source.recognises(url))
+        throw fail('link.unsupported', { platforms: platformList(deps.source.platformNames()) });
       const info = await deps.source.lookup(url, signal);
       // A kept MP3 comes straight back from run(); otherwise the job makes it.
       const key = `audio:${mediaKeyId(info)}`;

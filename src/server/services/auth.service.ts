@@ -18,11 +18,9 @@ export interface AuthServiceDeps {
   emailLimiter: RateLimiter;
 }
 
-const invalidCredentials = () =>
-  fail('auth.invalid_credentials');
+const invalidCredentials = () => fail('auth.invalid_credentials');
 
-const tooManyAttempts = (seconds: number) =>
-  fail('auth.rate_limited', undefined, {}, retryAfter(seconds));
+const tooManyAttempts = (seconds: number) => fail('auth.rate_limited', undefined, {}, retryAfter(seconds));
 
 export function createAuthService(deps: AuthServiceDeps) {
   // Wrong passwords for one email count per (IP, email): an attacker elsewhere cannot lock the
@@ -33,7 +31,10 @@ export function createAuthService(deps: AuthServiceDeps) {
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
   async function checkLimits(ip: string, email?: string) {
-    const [byIp, byEmail] = await Promise.all([ipLimiter.hit(`ip:${ip}`), email ? emailLimiter.hit(emailKey(ip, email)) : 0]);
+    const [byIp, byEmail] = await Promise.all([
+      ipLimiter.hit(`ip:${ip}`),
+      email ? emailLimiter.hit(emailKey(ip, email)) : 0,
+    ]);
     const wait = Math.max(byIp, byEmail);
     if (wait > 0) throw tooManyAttempts(wait);
   }
@@ -62,7 +63,14 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     upsertFromClaims(
       issuer: string,
-      claims: { sub: string; email?: unknown; email_verified?: unknown; given_name?: unknown; family_name?: unknown; picture?: unknown },
+      claims: {
+        sub: string;
+        email?: unknown;
+        email_verified?: unknown;
+        given_name?: unknown;
+        family_name?: unknown;
+        picture?: unknown;
+      },
     ): Promise<User> {
       const str = (v: unknown, max: number) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null);
       const email = str(claims.email, 320)?.toLowerCase() ?? null;

@@ -24,7 +24,8 @@ import type { VideoService } from './video.service.js';
 
 const notFound = () => fail('batch.not_found');
 /** Upstream trouble and our own faults are worth another try; a 4xx answer about the link is not. */
-const transient = (err: unknown) => !(err instanceof AppError) || err.status >= 500 || err.status === 424 || err.status === 429;
+const transient = (err: unknown) =>
+  !(err instanceof AppError) || err.status >= 500 || err.status === 424 || err.status === 429;
 
 export interface BatchDeps {
   repo: BatchesRepository;
@@ -43,11 +44,25 @@ export interface BatchDeps {
 }
 
 export function createBatchService(deps: BatchDeps) {
-  const queue: QueueDefinition = { name: 'batch.item', concurrency: deps.concurrency, retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: deps.itemTimeoutSeconds };
+  const queue: QueueDefinition = {
+    name: 'batch.item',
+    concurrency: deps.concurrency,
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    expireInSeconds: deps.itemTimeoutSeconds,
+  };
   // Fair share: the n-th item of a batch has priority 100 - n, so every batch's first items go
   // before anyone's long tail; a second user's batch never waits behind the whole of a first one.
   const enqueue = (ids: number[]) =>
-    Promise.all(ids.map((id, n) => deps.queue.send(queue.name, { itemId: id }, { singletonKey: `batch-item-${id}`, priority: Math.max(0, 100 - n) })));
+    Promise.all(
+      ids.map((id, n) =>
+        deps.queue.send(
+          queue.name,
+          { itemId: id },
+          { singletonKey: `batch-item-${id}`, priority: Math.max(0, 100 - n) },
+        ),
+      ),
+    );
 
   /**
    * The stored file of one item, made like a single download: a photo post's slideshow (or ZIP) and
@@ -74,10 +89,22 @@ export function createBatchService(deps: BatchDeps) {
     await deps.media.job(
       signal,
       async (dir) => {
-        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, { bulk: true });
+        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, {
+          bulk: true,
+        });
         const file = path.join(dir, 'item.mp4');
         const size = await deps.media.download(m.stream, file, { expectedBytes: m.contentLength, signal });
-        await deps.results.save({ key: resultKey, kind: 'batch', platform: video.ref.platform, videoId: v.id, file, ext: 'mp4', contentType: 'video/mp4', size, meta: { fileName } });
+        await deps.results.save({
+          key: resultKey,
+          kind: 'batch',
+          platform: video.ref.platform,
+          videoId: v.id,
+          file,
+          ext: 'mp4',
+          contentType: 'video/mp4',
+          size,
+          meta: { fileName },
+        });
       },
       who,
     );
@@ -91,7 +118,10 @@ export function createBatchService(deps: BatchDeps) {
     const batch = await deps.repo.find(item.batchId);
     if (!batch) return;
     try {
-      await deps.repo.finish(item.id, await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, priority: 2 }));
+      await deps.repo.finish(
+        item.id,
+        await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, priority: 2 }),
+      );
     } catch (err) {
       if (signal.aborted || (transient(err) && willRetry)) {
         await deps.repo.requeue(item.id);
@@ -126,24 +156,48 @@ export function createBatchService(deps: BatchDeps) {
     /** Declares the item queue (every node enqueues) and, on working nodes, runs its items. */
     async start(work: boolean) {
       await deps.queue.define(queue);
-      if (work) await deps.queue.work(queue, ({ data, signal, willRetry }) => runItem(Number(data.itemId), signal, willRetry));
+      if (work)
+        await deps.queue.work(queue, ({ data, signal, willRetry }) => runItem(Number(data.itemId), signal, willRetry));
     },
 
-    async create(user: User, input: BatchCreateRequest): Promise<{ id: string; items: Array<Pick<BatchItem, 'url' | 'status' | 'error'>> }> {
+    async create(
+      user: User,
+      input: BatchCreateRequest,
+    ): Promise<{ id: string; items: Array<Pick<BatchItem, 'url' | 'status' | 'error'>> }> {
       const seen = new Set<string>();
       const items = input.urls.map((url) => {
         const match = deps.video.match(url);
-        if (!match) return { url, status: 'failed', errorCode: 'link.unsupported', errorMessage: fail('link.unsupported', { variant: 'provide', platforms: deps.video.platformNames().join(' or ') }).message };
+        if (!match)
+          return {
+            url,
+            status: 'failed',
+            errorCode: 'link.unsupported',
+            errorMessage: fail('link.unsupported', {
+              variant: 'provide',
+              platforms: deps.video.platformNames().join(' or '),
+            }).message,
+          };
         const key = match.link.kind === 'video' ? `${match.platform.id}:${match.link.id}` : match.link.url;
-        if (seen.has(key)) return { url, status: 'failed', errorCode: 'batch.duplicate', errorMessage: fail('batch.duplicate').message };
+        if (seen.has(key))
+          return { url, status: 'failed', errorCode: 'batch.duplicate', errorMessage: fail('batch.duplicate').message };
         seen.add(key);
         return { url, status: 'queued' };
       });
       const id = crypto.randomUUID();
       const quality = (input.quality ?? DEFAULT_QUALITY).toLowerCase();
-      const rows = await deps.repo.create({ id, userId: user.id, quality, expiresAt: new Date(Date.now() + deps.ttlMs) }, items);
+      const rows = await deps.repo.create(
+        { id, userId: user.id, quality, expiresAt: new Date(Date.now() + deps.ttlMs) },
+        items,
+      );
       await enqueue(rows.filter((r) => r.status === 'queued').map((r) => r.id));
-      return { id, items: rows.map((r) => ({ url: r.url, status: r.status as BatchItem['status'], ...(r.errorCode ? { error: { code: r.errorCode, message: r.errorMessage ?? '' } } : {}) })) };
+      return {
+        id,
+        items: rows.map((r) => ({
+          url: r.url,
+          status: r.status as BatchItem['status'],
+          ...(r.errorCode ? { error: { code: r.errorCode, message: r.errorMessage ?? '' } } : {}),
+        })),
+      };
     },
 
     async view(user: User, id: string): Promise<BatchView> {
@@ -174,8 +228,25 @@ export function createBatchService(deps: BatchDeps) {
         const done = counts.done ?? 0;
         const failed = counts.failed ?? 0;
         const waiting = (counts.queued ?? 0) + (counts.running ?? 0);
-        const status = waiting === total ? 'queued' : waiting ? 'running' : failed === total ? 'failed' : failed ? 'partial' : 'done';
-        return { id: batch.id, status, createdAt: batch.createdAt.toISOString(), expiresAt: batch.expiresAt.toISOString(), total, done, failed };
+        const status =
+          waiting === total
+            ? 'queued'
+            : waiting
+              ? 'running'
+              : failed === total
+                ? 'failed'
+                : failed
+                  ? 'partial'
+                  : 'done';
+        return {
+          id: batch.id,
+          status,
+          createdAt: batch.createdAt.toISOString(),
+          expiresAt: batch.expiresAt.toISOString(),
+          total,
+          done,
+          failed,
+        };
       });
     },
 
@@ -199,16 +270,24 @@ export function createBatchService(deps: BatchDeps) {
         let name = item.fileName ?? `item-${item.position}.mp4`;
         if (names.has(name)) name = name.replace(/(\.\w+)$/, `-${item.position}$1`);
         names.add(name);
-        entries.push({ name, size: row.size, open: async () => (await deps.results.openRow(row))?.stream ?? Promise.reject(new Error('stored file gone')) });
+        entries.push({
+          name,
+          size: row.size,
+          open: async () => (await deps.results.openRow(row))?.stream ?? Promise.reject(new Error('stored file gone')),
+        });
       }
       if (!entries.length) throw fail('media.link_expired', { variant: 'batch_empty' });
       return { ...(await streamZip(entries)), fileName: `tiktok-batch-${id.slice(0, 8)}.zip` };
     },
 
     /** Drops expired batches (their files expire with the media results). */
-    expiryTask: { name: 'batches-expire', intervalMs: 3600_000, run: async () => {
-      for (const id of await deps.repo.expired(new Date())) await deps.repo.delete(id);
-    } } satisfies ScheduledTask,
+    expiryTask: {
+      name: 'batches-expire',
+      intervalMs: 3600_000,
+      run: async () => {
+        for (const id of await deps.repo.expired(new Date())) await deps.repo.delete(id);
+      },
+    } satisfies ScheduledTask,
   };
 }
 export type BatchService = ReturnType<typeof createBatchService>;

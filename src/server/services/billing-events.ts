@@ -32,7 +32,10 @@ export function createBillingEvents(deps: {
   fetchSnapshot: (id: string) => Promise<ProviderSubscription | null>;
 }) {
   const { log, now, sync, fetchSnapshot } = deps;
-  async function handleWebhook(headers: WebhookHeaders, raw: Buffer): Promise<{ result: 'processed' | 'duplicate' | 'ignored' }> {
+  async function handleWebhook(
+    headers: WebhookHeaders,
+    raw: Buffer,
+  ): Promise<{ result: 'processed' | 'duplicate' | 'ignored' }> {
     if (!deps.verifier || deps.provider?.kind !== 'paypal') {
       throw fail('billing.webhooks_unavailable');
     }
@@ -53,7 +56,9 @@ export function createBillingEvents(deps: {
     const type = event.event_type;
     const resource = event.resource ?? {};
     const subId = type.startsWith('PAYMENT.SALE.')
-      ? (typeof resource.billing_agreement_id === 'string' ? resource.billing_agreement_id : null) // a sale without it is not a subscription payment
+      ? typeof resource.billing_agreement_id === 'string'
+        ? resource.billing_agreement_id
+        : null // a sale without it is not a subscription payment
       : type.startsWith('BILLING.SUBSCRIPTION.') && typeof resource.id === 'string'
         ? resource.id
         : null;
@@ -93,7 +98,11 @@ export function createBillingEvents(deps: {
   }
 
   /** Scheduled: daily, the first pass within a minute of a fresh install (schedules.service.ts). */
-  const reconciliationTask: ScheduledTask = { name: 'billing-reconciliation', intervalMs: 24 * 3600_000, run: () => reconcile() };
+  const reconciliationTask: ScheduledTask = {
+    name: 'billing-reconciliation',
+    intervalMs: 24 * 3600_000,
+    run: () => reconcile(),
+  };
 
   /** The test checkout's approval page: what it shows, and where its buttons send the browser. */
 

@@ -22,7 +22,8 @@ export function patchFromSnapshot(s: ProviderSubscription): SubscriptionPatch {
   const next = parseDate(info.next_billing_time);
   const lastPaid = parseDate(info.last_payment?.time);
   let paidThrough: Date | null = null;
-  if (s.status === 'ACTIVE' && failed === 0) paidThrough = next ?? (lastPaid ? new Date(lastPaid.getTime() + 31 * DAY) : null);
+  if (s.status === 'ACTIVE' && failed === 0)
+    paidThrough = next ?? (lastPaid ? new Date(lastPaid.getTime() + 31 * DAY) : null);
   return {
     planId: s.plan_id ?? null,
     status: s.status,

@@ -10,7 +10,10 @@ export async function billingSetup(config: Config): Promise<string> {
   if (!client) {
     throw fail('cli.billing_unconfigured');
   }
-  const product = await client.createProduct({ name: 'Social Media Toolkit Pro', description: 'Pro plan: unlimited downloads and every premium tool' });
+  const product = await client.createProduct({
+    name: 'Social Media Toolkit Pro',
+    description: 'Pro plan: unlimited downloads and every premium tool',
+  });
   const plan = await client.createPlan(product.id);
   return [
     `Created PayPal product ${product.id} and plan ${plan.id} ($${PRO_PRICE_USD} USD every month, no end date; status ${plan.status}).`,

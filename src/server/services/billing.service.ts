@@ -9,7 +9,11 @@ import { CREATING } from '../db/repositories/billing.repository.js';
 import { approveLink, type BillingProvider, type ProviderSubscription } from '../adapters/paypal/types.js';
 import type { WebhookVerifier } from '../adapters/paypal/webhook-verifier.js';
 import type { TestCheckoutProvider } from '../adapters/paypal/test-checkout.provider.js';
-import type { SubscriptionConfirmResponse, SubscriptionCreateResponse, SubscriptionStatus } from '../../shared/contracts/index.js';
+import type {
+  SubscriptionConfirmResponse,
+  SubscriptionCreateResponse,
+  SubscriptionStatus,
+} from '../../shared/contracts/index.js';
 import { isPro, subscriptionStatusOf } from './entitlements.service.js';
 import { currentSubscription, deriveUserBilling, patchFromSnapshot, userStatusOf } from './billing-rules.js';
 import { createBillingEvents } from './billing-events.js';
@@ -31,7 +35,6 @@ export interface BillingDeps {
 /** An approval link stays usable this long (PayPal's approval tokens last about 3 hours). */
 const REUSE_CHECKOUT_MS = 2 * 60 * 60 * 1000;
 const IN_FLIGHT_MS = 30_000;
-
 
 export function createBillingService(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
@@ -56,7 +59,13 @@ export function createBillingService(deps: BillingDeps) {
       return null;
     }
     if (!(await deps.users.findById(userId))) return null;
-    const { user } = await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) => deriveUserBilling(subs, u));
+    const { user } = await deps.billing.applySnapshot(
+      userId,
+      provider.kind,
+      snap.id,
+      patchFromSnapshot(snap),
+      (subs, u) => deriveUserBilling(subs, u),
+    );
     if (snap.status === 'ACTIVE') return (await cancelDuplicates(userId)) ?? user;
     return user;
   }
@@ -67,15 +76,28 @@ export function createBillingService(deps: BillingDeps) {
    */
   async function cancelDuplicates(userId: string): Promise<User | null> {
     const provider = requireProvider();
-    const live = (await deps.billing.subscriptionsOf(userId)).filter((s) => s.provider === provider.kind && s.status === 'ACTIVE' && !s.cancelAtPeriodEnd);
+    const live = (await deps.billing.subscriptionsOf(userId)).filter(
+      (s) => s.provider === provider.kind && s.status === 'ACTIVE' && !s.cancelAtPeriodEnd,
+    );
     let latest: User | null = null;
     for (const dup of live.slice(1)) {
-      log.warn({ userId, kept: live[0].providerSubscriptionId, cancelled: dup.providerSubscriptionId }, 'duplicate subscription cancelled');
+      log.warn(
+        { userId, kept: live[0].providerSubscriptionId, cancelled: dup.providerSubscriptionId },
+        'duplicate subscription cancelled',
+      );
       try {
-        await provider.cancelSubscription(dup.providerSubscriptionId, 'Duplicate subscription: the account already has an active one');
+        await provider.cancelSubscription(
+          dup.providerSubscriptionId,
+          'Duplicate subscription: the account already has an active one',
+        );
         await deps.billing.markCancelRequested(dup.id, dup.paidThrough);
         const snap = await provider.getSubscription(dup.providerSubscriptionId);
-        if (snap) latest = (await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) => deriveUserBilling(subs, u))).user;
+        if (snap)
+          latest = (
+            await deps.billing.applySnapshot(userId, provider.kind, snap.id, patchFromSnapshot(snap), (subs, u) =>
+              deriveUserBilling(subs, u),
+            )
+          ).user;
       } catch (err) {
         log.error({ err, subscriptionId: dup.providerSubscriptionId }, 'could not cancel a duplicate subscription');
       }
@@ -108,13 +130,19 @@ export function createBillingService(deps: BillingDeps) {
     const provider = requireProvider();
     await limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
-    const alreadyPaying = current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
+    const alreadyPaying =
+      current && (current.status === 'ACTIVE' || current.status === 'APPROVED') && !current.cancelAtPeriodEnd;
     if (user.proGranted || alreadyPaying || (isPro(user, now()) && !current?.cancelAtPeriodEnd)) {
       throw fail('billing.already_subscribed');
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       const t = now().getTime();
-      const claim = await deps.billing.claimCheckout(user.id, provider.kind, new Date(t - REUSE_CHECKOUT_MS), new Date(t - IN_FLIGHT_MS));
+      const claim = await deps.billing.claimCheckout(
+        user.id,
+        provider.kind,
+        new Date(t - REUSE_CHECKOUT_MS),
+        new Date(t - IN_FLIGHT_MS),
+      );
       if (claim.kind === 'reuse') return { approvalUrl: claim.approvalUrl, status: claim.status };
       if (claim.kind === 'wait') {
         const other = await waitForCheckout(claim.rowId);
@@ -162,7 +190,11 @@ export function createBillingService(deps: BillingDeps) {
       return { success: true, message: 'Your Pro subscription is active.', subscription: { isActive: true } };
     }
     if (snap.status === 'APPROVAL_PENDING' || snap.status === 'APPROVED' || snap.status === 'ACTIVE') {
-      return { success: true, message: 'Your subscription is being activated. Please check back in a few minutes.', subscription: { isActive: false } };
+      return {
+        success: true,
+        message: 'Your subscription is being activated. Please check back in a few minutes.',
+        subscription: { isActive: false },
+      };
     }
     throw fail('billing.subscription_inactive');
   }
@@ -172,7 +204,10 @@ export function createBillingService(deps: BillingDeps) {
     await limit(user);
     const current = currentSubscription(await deps.billing.subscriptionsOf(user.id));
     if (current?.status === 'CANCELLED' && current.cancelAtPeriodEnd) {
-      return { success: true, message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.' };
+      return {
+        success: true,
+        message: 'Your subscription is already cancelled. You keep Pro until the end of the paid period.',
+      };
     }
     if (!current || (current.status !== 'ACTIVE' && current.status !== 'SUSPENDED')) {
       throw fail('billing.no_subscription');
@@ -192,7 +227,10 @@ export function createBillingService(deps: BillingDeps) {
     const after = await fetchSnapshot(id).catch(() => null);
     if (after) await sync(after);
     log.info({ userId: user.id, subscriptionId: id }, 'subscription cancelled');
-    return { success: true, message: 'Your subscription has been cancelled. You keep Pro until the end of the paid period.' };
+    return {
+      success: true,
+      message: 'Your subscription has been cancelled. You keep Pro until the end of the paid period.',
+    };
   }
 
   async function status(user: User): Promise<SubscriptionStatus> {
@@ -227,7 +265,15 @@ export function createBillingService(deps: BillingDeps) {
     },
   };
 
-  const events = createBillingEvents({ billing: deps.billing, provider: deps.provider, verifier: deps.verifier, log, now, sync, fetchSnapshot });
+  const events = createBillingEvents({
+    billing: deps.billing,
+    provider: deps.provider,
+    verifier: deps.verifier,
+    log,
+    now,
+    sync,
+    fetchSnapshot,
+  });
 
   return { create, confirm, cancel, status, sync, ...events, testCheckout };
 }

@@ -36,7 +36,10 @@ export function createBuiltinContentEngine(deps: { nlp: NlpAdapter; hashtags: Bu
     const body = words.slice(words.indexOf(first) + first.length).trim();
     const title = hook || words.slice(0, 200);
     // The first 2,000 characters say enough about the topic and keep long texts fast.
-    const suggestion = deps.hashtags.generate({ videoTitle: title || 'video', videoDescription: body.slice(0, 2000) || undefined }, null);
+    const suggestion = deps.hashtags.generate(
+      { videoTitle: title || 'video', videoDescription: body.slice(0, 2000) || undefined },
+      null,
+    );
     return { hook, body, userTags, suggestedTags: suggestion.mixed.concat(suggestion.niche) };
   }
 
@@ -68,7 +71,9 @@ export function createBuiltinContentEngine(deps: { nlp: NlpAdapter; hashtags: Bu
     }
     const optimizedCaption = tagLine ? `${text}\n\n${tagLine}` : text;
 
-    tips.unshift(`The first line is your hook: about ${limits.visibleFold} characters show before "more" on ${limits.label}.`);
+    tips.unshift(
+      `The first line is your hook: about ${limits.visibleFold} characters show before "more" on ${limits.label}.`,
+    );
     tips.push(
       shortened
         ? `Your text was longer than ${limits.label}'s ${limits.characterLimit.toLocaleString('en-US')} characters, so the end was cut: check the last sentence.`
@@ -113,6 +118,6 @@ function hashtagTip(platform: ContentPlatform, placed: number): string {
 const PLATFORM_TIPS: Record<ContentPlatform, string[]> = {
   tiktok: ['Say your main keyword in the first line: TikTok search reads captions.'],
   instagram: ['End with a question to invite comments.'],
-  youtube: ['Use the first line as the Short\'s title: 100 characters at most, about 40 show in the Shorts feed.'],
+  youtube: ["Use the first line as the Short's title: 100 characters at most, about 40 show in the Shorts feed."],
   linkedin: ['Leave a blank line between short paragraphs: long blocks are hard to read in the feed.'],
 };

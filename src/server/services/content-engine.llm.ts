@@ -25,8 +25,8 @@ function systemPrompt(platforms: ContentPlatform[]): string {
     return `- ${p}: caption at most ${l.characterLimit - 200} characters; the hook (first line) under ${l.visibleFold} characters; ${l.hashtagLimit} hashtags at most.`;
   });
   return [
-    'You optimise a creator\'s text into a caption for each requested social platform.',
-    'Keep the creator\'s meaning, facts and language (answer in the language of the text). Do not invent claims.',
+    "You optimise a creator's text into a caption for each requested social platform.",
+    "Keep the creator's meaning, facts and language (answer in the language of the text). Do not invent claims.",
     'Start with a short hook on its own line, then the rest. Put no hashtags inside "optimizedCaption"; list them in "hashtags".',
     'Reply with one JSON object only: {"platforms": [{"platform": string, "optimizedCaption": string, "hashtags": string[], "tips": string[]}]}',
     'with one entry per requested platform. Tips: 1 to 3 short, practical ones. Never state numbers you were not given.',
@@ -44,7 +44,10 @@ export async function llmOptimize(
   platforms: ContentPlatform[],
 ): Promise<PlatformOptimization[]> {
   const clean = stripMarkup(content);
-  const raw = await llm.completeJson({ system: systemPrompt(platforms), user: JSON.stringify({ content: clean, platforms }) });
+  const raw = await llm.completeJson({
+    system: systemPrompt(platforms),
+    user: JSON.stringify({ content: clean, platforms }),
+  });
   const parsed = modelAnswer.safeParse(raw);
   if (!parsed.success) throw new LlmError('malformed', 'answer does not match the optimisation schema');
   const own = builtin.prepare(content);
@@ -65,6 +68,9 @@ export async function llmOptimize(
       { ...caption, userTags: modelTags, suggestedTags: own.suggestedTags },
       tips,
     );
-    return { ...result, tips: result.tips.map((t) => t.replace('This caption is a suggestion:', 'This caption is an AI suggestion:')) };
+    return {
+      ...result,
+      tips: result.tips.map((t) => t.replace('This caption is a suggestion:', 'This caption is an AI suggestion:')),
+    };
   });
 }

@@ -6,14 +6,27 @@ import { LlmError, type LlmClient } from '../adapters/llm/openai-chat.adapter.js
 import type { BuiltinContentEngine } from './content-engine.builtin.js';
 import { llmOptimize } from './content-engine.llm.js';
 
-export function createContentService(deps: { builtin: BuiltinContentEngine; llm: LlmClient | null; logger: Pick<Logger, 'warn'> }) {
+export function createContentService(deps: {
+  builtin: BuiltinContentEngine;
+  llm: LlmClient | null;
+  logger: Pick<Logger, 'warn'>;
+}) {
   return {
     async optimize(input: OptimizeInput): Promise<OptimizeResult> {
       if (deps.llm) {
         try {
-          return { platforms: await llmOptimize(deps.llm, deps.builtin, input.content, input.platforms), source: 'llm' };
+          return {
+            platforms: await llmOptimize(deps.llm, deps.builtin, input.content, input.platforms),
+            source: 'llm',
+          };
         } catch (err) {
-          deps.logger.warn({ reason: err instanceof LlmError ? err.reason : 'error', detail: err instanceof Error ? err.message : String(err) }, 'language model optimisation failed; built-in engine answered');
+          deps.logger.warn(
+            {
+              reason: err instanceof LlmError ? err.reason : 'error',
+              detail: err instanceof Error ? err.message : String(err),
+            },
+            'language model optimisation failed; built-in engine answered',
+          );
         }
       }
       return { platforms: deps.builtin.optimize(input.content, input.platforms), source: 'builtin' };

@@ -50,9 +50,21 @@ export function downloadFileName(author: string, id: string, quality?: string): 
   return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
 }
 
-export function createDownloadService(deps: { video: VideoService; quota: QuotaService; remux: RemuxService; photos: PhotoPostService; downloads: DownloadsRepository; logger: Logger }) {
+export function createDownloadService(deps: {
+  video: VideoService;
+  quota: QuotaService;
+  remux: RemuxService;
+  photos: PhotoPostService;
+  downloads: DownloadsRepository;
+  logger: Logger;
+}) {
   /** The response: the file passed through, its slot committed when the last byte goes (decision 0102). */
-  function metered(reservation: Reservation, file: { stream: Readable; length: number | null; contentType: string; release(chunk: Buffer): void }, name: string, quality: string): DownloadStream {
+  function metered(
+    reservation: Reservation,
+    file: { stream: Readable; length: number | null; contentType: string; release(chunk: Buffer): void },
+    name: string,
+    quality: string,
+  ): DownloadStream {
     let resolveSettled!: (ok: boolean) => void;
     const settled = new Promise<boolean>((r) => (resolveSettled = r));
     const body = new MeteredBody(file.stream, file.length, {
@@ -68,7 +80,10 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         ),
     });
     const headers: Record<string, string> = {
-      'content-type': file.contentType.startsWith('video/') || file.contentType === 'application/zip' ? file.contentType : 'video/mp4',
+      'content-type':
+        file.contentType.startsWith('video/') || file.contentType === 'application/zip'
+          ? file.contentType
+          : 'video/mp4',
       'content-disposition': `attachment; filename="${name}"`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -83,24 +98,47 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
    * HEVC 1080p/720p with its sound: remuxed (or taken from the store), else the next sharper HEVC
    * option, else the best H.264 file. Never a silent file, never the watermarked one.
    */
-  async function remuxed(owner: JobOwner, reservation: Reservation, video: FetchedVideo, option: MediaOption, signal?: AbortSignal): Promise<DownloadStream> {
+  async function remuxed(
+    owner: JobOwner,
+    reservation: Reservation,
+    video: FetchedVideo,
+    option: MediaOption,
+    signal?: AbortSignal,
+  ): Promise<DownloadStream> {
     const options = video.video.options;
-    const chain = options.filter((o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0));
+    const chain = options.filter(
+      (o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0),
+    );
     const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
     try {
       for (const candidate of chain) {
         try {
           const file = await deps.remux.open(video, candidate, signal, owner);
-          return metered(reservation, { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined }, name(candidate.quality), candidate.quality);
+          return metered(
+            reservation,
+            { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+            name(candidate.quality),
+            candidate.quality,
+          );
         } catch (err) {
           if (signal?.aborted || !isGone(err)) throw err;
-          deps.logger.warn({ videoId: video.video.id, quality: candidate.quality, code: (err as { code?: string }).code }, 'HEVC gear unavailable, falling back');
+          deps.logger.warn(
+            { videoId: video.video.id, quality: candidate.quality, code: (err as { code?: string }).code },
+            'HEVC gear unavailable, falling back',
+          );
         }
       }
       const h264 = options.find((o) => o.codec === 'h264');
       if (!h264) throw fail('upstream.unavailable', { variant: 'refused' });
-      const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, { bulk: true });
-      return metered(reservation, { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release }, name(h264.quality), h264.quality);
+      const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, {
+        bulk: true,
+      });
+      return metered(
+        reservation,
+        { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release },
+        name(h264.quality),
+        h264.quality,
+      );
     } catch (err) {
       await reservation.release(0);
       throw err;
@@ -108,10 +146,21 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
   }
 
   /** A photo post's ZIP or slideshow, from the store or made now; the slot goes back on any failure. */
-  async function photoPost(user: User, reservation: Reservation, video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal): Promise<DownloadStream> {
+  async function photoPost(
+    user: User,
+    reservation: Reservation,
+    video: FetchedVideo,
+    quality: PhotoQuality,
+    signal?: AbortSignal,
+  ): Promise<DownloadStream> {
     try {
       const file = await deps.photos.open(video, quality, signal, mediaJobOwner(user));
-      return metered(reservation, { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined }, downloadFileName(video.video.author, video.video.id, quality), quality);
+      return metered(
+        reservation,
+        { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined },
+        downloadFileName(video.video.author, video.video.id, quality),
+        quality,
+      );
     } catch (err) {
       await reservation.release(0);
       throw err;
@@ -141,7 +190,14 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);
       }
       const option = deps.video.pickOption(video, input.quality);
-      if (option.codec === 'hevc') return remuxed(mediaJobOwner(user), await deps.quota.reserve(user, meta(option.quality)), video, option, signal);
+      if (option.codec === 'hevc')
+        return remuxed(
+          mediaJobOwner(user),
+          await deps.quota.reserve(user, meta(option.quality)),
+          video,
+          option,
+          signal,
+        );
       // The slot and the CDN file are asked for at once (each costs a round trip); whichever fails
       // undoes the other. No byte reaches the client before both succeeded.
       const [reserved, opened] = await Promise.allSettled([
@@ -158,7 +214,12 @@ export function createDownloadService(deps: { video: VideoService; quota: QuotaS
         throw opened.reason;
       }
       const media = opened.value;
-      const file = { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release };
+      const file = {
+        stream: media.stream,
+        length: media.contentLength,
+        contentType: media.contentType,
+        release: media.release,
+      };
       return metered(reservation, file, downloadFileName(video.video.author, video.video.id), option.quality);
     },
 

@@ -31,14 +31,21 @@ export interface BuiltinHashtagEngine {
   generate(input: HashtagInput, observed: ObservedSnapshot | null, analysis?: Analysis): HashtagSuggestion;
 }
 
-export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: readonly LexiconNiche[] }): BuiltinHashtagEngine {
+export function createBuiltinHashtagEngine(deps: {
+  nlp: NlpAdapter;
+  lexicon: readonly LexiconNiche[];
+}): BuiltinHashtagEngine {
   const general = deps.lexicon.find((n) => n.id === GENERAL_NICHE_ID)!;
 
   // Tags that count as "related" to a niche for the trending card, built once per niche.
   const relatedByNiche = new Map<string, Set<string>>();
   function relatedTags(niche: LexiconNiche): Set<string> {
     let set = relatedByNiche.get(niche.id);
-    if (!set) relatedByNiche.set(niche.id, (set = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad])));
+    if (!set)
+      relatedByNiche.set(
+        niche.id,
+        (set = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad])),
+      );
     return set;
   }
 
@@ -50,7 +57,11 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
     });
   }
 
-  function generate(input: HashtagInput, observed: ObservedSnapshot | null, analysis = analyzeInput(input)): HashtagSuggestion {
+  function generate(
+    input: HashtagInput,
+    observed: ObservedSnapshot | null,
+    analysis = analyzeInput(input),
+  ): HashtagSuggestion {
     const { keywords, phrases, userTags, niche } = analysis;
     const words = keywords.filter((k) => k.score >= 1).map((k) => k.word);
     const nouns = keywords.filter((k) => k.score >= 1 && k.pos !== 'VERB' && !isLowValue(k.word)).map((k) => k.word);
@@ -59,7 +70,14 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
     // Niche card: the creator's own tags, then tags built from the title, then community tags of the niche.
     const relatedCommunity = [...niche.community].sort((a, b) => overlap(b, words) - overlap(a, words));
     const niches = cleanHashtags(
-      [...userTags, ...phrases.slice(0, 3), ...nouns.slice(0, 3), ...(namedNiche ? [namedNiche] : []), ...nouns.slice(3, 5), ...relatedCommunity],
+      [
+        ...userTags,
+        ...phrases.slice(0, 3),
+        ...nouns.slice(0, 3),
+        ...(namedNiche ? [namedNiche] : []),
+        ...nouns.slice(3, 5),
+        ...relatedCommunity,
+      ],
       NICHE_TAGS,
     );
 
@@ -71,8 +89,14 @@ export function createBuiltinHashtagEngine(deps: { nlp: NlpAdapter; lexicon: rea
       .map((t) => ({ t, score: t.videos * 0.5 ** ((now - t.lastSeen.getTime()) / 86_400_000 / HALF_LIFE_DAYS) }))
       .sort((a, b) => b.score - a.score)
       .map((x) => x.t);
-    const observedTrending = cleanHashtags(relevant.map((t) => t.tag), TRENDING_TAGS);
-    const fill = observedTrending.length < 5 ? cleanHashtags([...niche.broad, ...(niche === general ? [] : general.broad.slice(0, 2))]) : [];
+    const observedTrending = cleanHashtags(
+      relevant.map((t) => t.tag),
+      TRENDING_TAGS,
+    );
+    const fill =
+      observedTrending.length < 5
+        ? cleanHashtags([...niche.broad, ...(niche === general ? [] : general.broad.slice(0, 2))])
+        : [];
     const trending = cleanHashtags([...observedTrending, ...fill], TRENDING_TAGS);
 
     // Mixed: one reach tag, the two most specific tags, one community tag, one more reach or niche tag.
@@ -98,7 +122,13 @@ function isRelevant(t: ObservedTag, words: string[], phrases: string[], related:
   return words.some((w) => w.length >= 4 && (t.tag.includes(w) || (t.tag.length >= 4 && w.includes(t.tag))));
 }
 
-function tipsFor(a: Analysis, observed: ObservedSnapshot | null, observedTrending: string[], relevant: ObservedTag[], filled: boolean): string[] {
+function tipsFor(
+  a: Analysis,
+  observed: ObservedSnapshot | null,
+  observedTrending: string[],
+  relevant: ObservedTag[],
+  filled: boolean,
+): string[] {
   const tips: string[] = [];
   const tiktok = PLATFORM_LIMITS.tiktok.hashtagLimit;
   tips.push(
@@ -111,18 +141,27 @@ function tipsFor(a: Analysis, observed: ObservedSnapshot | null, observedTrendin
     const top = relevant[0];
     tips.push(
       `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this product in the last ${observed!.windowDays} days ` +
-        `(${observed!.videos} videos looked at; #${top.tag} on ${top.videos}).` + (filled ? ` The others are widely used ${a.niche.label} tags.` : ''),
+        `(${observed!.videos} videos looked at; #${top.tag} on ${top.videos}).` +
+        (filled ? ` The others are widely used ${a.niche.label} tags.` : ''),
     );
   } else if (observed && observed.videos > 0) {
     tips.push(
       `Trending: none of the hashtags seen on the ${observed.videos} videos fetched through this product in the last ${observed.windowDays} days match this topic yet, so these are widely used ${a.niche.label} tags, not measured trends.`,
     );
   } else {
-    tips.push(`Trending: no hashtag data collected yet, so these are widely used ${a.niche.label} tags, not measured trends.`);
+    tips.push(
+      `Trending: no hashtag data collected yet, so these are widely used ${a.niche.label} tags, not measured trends.`,
+    );
   }
-  tips.push('Niche tags aim at smaller communities where a new video can stand out; the first ones come from your own title.');
-  tips.push(`YouTube Shorts shows the first ${PLATFORM_LIMITS.youtube.hashtagLimit} hashtags above the title: put your most specific tag first.`);
-  tips.push('Say your main keyword in the caption and on screen too: TikTok search reads captions and text, not only hashtags.');
+  tips.push(
+    'Niche tags aim at smaller communities where a new video can stand out; the first ones come from your own title.',
+  );
+  tips.push(
+    `YouTube Shorts shows the first ${PLATFORM_LIMITS.youtube.hashtagLimit} hashtags above the title: put your most specific tag first.`,
+  );
+  tips.push(
+    'Say your main keyword in the caption and on screen too: TikTok search reads captions and text, not only hashtags.',
+  );
   tips.push('These are suggestions: keep only the tags that truly describe your video.');
   return tips;
 }

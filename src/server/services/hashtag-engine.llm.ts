@@ -43,7 +43,10 @@ export async function llmHashtags(
   const niche = cleanHashtags(answer.niche, NICHE_TAGS);
   if (niche.length < 3) throw new LlmError('malformed', 'too few usable niche hashtags');
   const seen = new Set(observedTags);
-  const trending = cleanHashtags([...cleanHashtags(answer.trending).filter((t) => seen.has(t)), ...builtin.trending], TRENDING_TAGS);
+  const trending = cleanHashtags(
+    [...cleanHashtags(answer.trending).filter((t) => seen.has(t)), ...builtin.trending],
+    TRENDING_TAGS,
+  );
   const mixed = cleanHashtags([...answer.mixed, ...niche, ...trending], MIXED_HASHTAG_COUNT);
   const modelTips = answer.tips
     .filter((t): t is string => typeof t === 'string')
@@ -53,6 +56,11 @@ export async function llmHashtags(
   // Our own facts stay first: the 5-per-post rule and where "trending" comes from.
   const [limitTip, ...rest] = builtin.tips;
   const trendingTip = rest.find((t) => t.startsWith('Trending:'));
-  const tips = [limitTip, ...(trendingTip ? [trendingTip] : []), ...modelTips, 'These are suggestions from an AI model: keep only the tags that truly describe your video.'];
+  const tips = [
+    limitTip,
+    ...(trendingTip ? [trendingTip] : []),
+    ...modelTips,
+    'These are suggestions from an AI model: keep only the tags that truly describe your video.',
+  ];
   return { trending, niche, mixed, tips };
 }

@@ -30,14 +30,16 @@ export function cleanHashtags(list: readonly unknown[], max = Infinity): string[
 
 /** Drops HTML/XML tags and control characters; keeps line breaks. */
 export function stripMarkup(text: string): string {
-  return text
-    // Script and style bodies are code, not words of the creator.
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<\/?[a-zA-Z!][^>]*>/g, ' ')
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .trim();
+  return (
+    text
+      // Script and style bodies are code, not words of the creator.
+      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<\/?[a-zA-Z!][^>]*>/g, ' ')
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+      .replace(/[ \t]+/g, ' ')
+      .replace(/ *\n */g, '\n')
+      .trim()
+  );
 }
 
 /** Cuts text to at most `max` UTF-16 units at a word boundary, adding '…' when it cut. */

@@ -3,7 +3,10 @@
 import type { Logger } from 'pino';
 import type { HashtagResult } from '../../shared/contracts/hashtags.js';
 import { LlmError, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
-import type { HashtagObservationsRepository, ObservedSnapshot } from '../db/repositories/hashtag-observations.repository.js';
+import type {
+  HashtagObservationsRepository,
+  ObservedSnapshot,
+} from '../db/repositories/hashtag-observations.repository.js';
 import type { BuiltinHashtagEngine, HashtagInput } from './hashtag-engine.builtin.js';
 import { llmHashtags } from './hashtag-engine.llm.js';
 
@@ -44,7 +47,13 @@ export function createHashtagService(deps: HashtagServiceDeps) {
       try {
         return { ...(await llmHashtags(deps.llm, input, builtin, snapshot)), source: 'llm' };
       } catch (err) {
-        deps.logger.warn({ reason: err instanceof LlmError ? err.reason : 'error', detail: err instanceof Error ? err.message : String(err) }, 'language model hashtags failed; built-in engine answered');
+        deps.logger.warn(
+          {
+            reason: err instanceof LlmError ? err.reason : 'error',
+            detail: err instanceof Error ? err.message : String(err),
+          },
+          'language model hashtags failed; built-in engine answered',
+        );
         return { ...builtin, source: 'builtin' };
       }
     },

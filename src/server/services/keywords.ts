@@ -27,21 +27,24 @@ export interface Analysis {
 
 // Words that make poor tags on their own (still fine inside a phrase tag such as #easyrecipes).
 const LOW_VALUE = new Set(
-  ('easy best new good great video videos today part thing things way time times minute minutes hour hours year years ' +
+  (
+    'easy best new good great video videos today part thing things way time times minute minutes hour hours year years ' +
     'really make makes making get got go going try tried trying full quick busy simple first top ultimate amazing one two ' +
     'three day days week weeks everything something nothing anything people guy guys lot lots little big small every ' +
     'much many more most last next watch wait need want know like love see look looks let lets using use used ' +
     'vs via ever never still even also just only well back home official episode pt ft feat pro max plus mini min ' +
-    'mins sec secs hr hrs month months')
-    .split(' '),
+    'mins sec secs hr hrs month months'
+  ).split(' '),
 );
 /** Words that make poor hashtags on their own ('min', 'easy', 'video'). */
 export const isLowValue = (word: string) => LOW_VALUE.has(word);
 
 // Function words of other languages the English model does not know.
 const FOREIGN_STOP = new Set(
-  ('de la el los las en y con para por del al un una le les des du et au aux pour avec une der die das und mit für ein eine ' +
-    'il di che e o a em do da dos das com para um uma na no nos hoy muy es est ist sehr').split(' '),
+  (
+    'de la el los las en y con para por del al un una le les des du et au aux pour avec une der die das und mit für ein eine ' +
+    'il di che e o a em do da dos das com para um uma na no nos hoy muy es est ist sehr'
+  ).split(' '),
 );
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'ADJ', 'VERB', 'X']);
 const POS_WEIGHT: Record<string, number> = { NOUN: 3, PROPN: 3, X: 2.5, ADJ: 1.5, VERB: 1 };
@@ -99,7 +102,8 @@ export function analyze(
       const content = isContent(t);
       const body = content ? tagBody(t.normal) : null;
       const prev = tokens[i - 1];
-      if (!content || !body || LOW_VALUE.has(t.normal) || t.pos === 'VERB' || (prev && prev.sentence !== t.sentence)) flush();
+      if (!content || !body || LOW_VALUE.has(t.normal) || t.pos === 'VERB' || (prev && prev.sentence !== t.sentence))
+        flush();
       if (!content || !body) return;
       const lemma = tagBody(t.lemma) ?? body;
       // Earlier words in a title carry the topic more often than late ones.
@@ -136,7 +140,12 @@ function detectNiche(
   named?: string,
 ): { niche: LexiconNiche; confident: boolean } {
   const general = lexicon.find((n) => n.id === GENERAL_NICHE_ID)!;
-  const namedWords = named ? named.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean) : [];
+  const namedWords = named
+    ? named
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+    : [];
   const namedJoined = namedWords.join('');
   let best = general;
   let bestScore = 0;
@@ -144,7 +153,8 @@ function detectNiche(
     if (n.id === GENERAL_NICHE_ID) continue;
     let score = 0;
     // A niche the creator typed wins over anything guessed from the words.
-    if (namedWords.length && (n.aliases.includes(namedJoined) || namedWords.some((w) => n.aliases.includes(w)))) score += 100;
+    if (namedWords.length && (n.aliases.includes(namedJoined) || namedWords.some((w) => n.aliases.includes(w))))
+      score += 100;
     const kw = keywordSet(n);
     for (const k of keywords) if (kw.has(k.lemma) || kw.has(k.word)) score += k.score;
     for (const p of phrases.slice(0, 5)) if (n.community.includes(p) || n.broad.includes(p)) score += 2;

@@ -7,8 +7,37 @@ const marked = new Marked({ gfm: true, breaks: false, async: false });
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'em', 'b', 'i',
-    'del', 's', 'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'pre',
+    'code',
+    'strong',
+    'em',
+    'b',
+    'i',
+    'del',
+    's',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'sup',
+    'sub',
   ],
   allowedAttributes: {
     a: ['href', 'title'],
@@ -30,7 +59,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 // transformTags adds rel/target after the attribute filter, so they must be allowed too.
-SANITIZE.allowedAttributes = { ...(SANITIZE.allowedAttributes as Record<string, string[]>), a: ['href', 'title', 'rel', 'target'] };
+SANITIZE.allowedAttributes = {
+  ...(SANITIZE.allowedAttributes as Record<string, string[]>),
+  a: ['href', 'title', 'rel', 'target'],
+};
 
 export function renderMarkdown(markdown: string): string {
   const html = marked.parse(markdown) as string;

@@ -40,7 +40,13 @@ export function createMediaStoreFromConfig(config: Config): MediaStore {
 
 export function createMediaFeature(
   config: Config,
-  deps: { repo: MediaResultsRepository; source: MediaSource; queue: JobQueue; logger: Logger; engines?: TranscriptionEngine[] },
+  deps: {
+    repo: MediaResultsRepository;
+    source: MediaSource;
+    queue: JobQueue;
+    logger: Logger;
+    engines?: TranscriptionEngine[];
+  },
 ) {
   const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
   const ffprobe = locateFfprobe(config.FFPROBE_PATH);
@@ -75,14 +81,27 @@ export function createMediaFeature(
     createCaptionsEngine(),
     createOpenAiEngine(
       config.TRANSCRIBE_API_URL
-        ? { url: config.TRANSCRIBE_API_URL, apiKey: config.TRANSCRIBE_API_KEY, model: config.TRANSCRIBE_MODEL, timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000 }
+        ? {
+            url: config.TRANSCRIBE_API_URL,
+            apiKey: config.TRANSCRIBE_API_KEY,
+            model: config.TRANSCRIBE_MODEL,
+            timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
+          }
         : null,
       (input, output, signal) => media.toUpload(input, output, signal),
     ),
-    createOfflineEngine({ ffmpeg: ffmpeg.path, modelDir: config.POCKETSPHINX_MODEL_DIR, timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000 }),
+    createOfflineEngine({
+      ffmpeg: ffmpeg.path,
+      modelDir: config.POCKETSPHINX_MODEL_DIR,
+      timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
+    }),
   ];
 
-  const cleanupTask: ScheduledTask = { name: 'media-results-cleanup', intervalMs: CLEANUP_EVERY_MS, run: () => results.cleanup() };
+  const cleanupTask: ScheduledTask = {
+    name: 'media-results-cleanup',
+    intervalMs: CLEANUP_EVERY_MS,
+    run: () => results.cleanup(),
+  };
 
   return {
     binaries: { ffmpeg, ffprobe },
@@ -91,7 +110,14 @@ export function createMediaFeature(
     results,
     jobs,
     audio: createAudioService({ source: deps.source, media, results, jobs }),
-    transcription: createTranscriptionService({ source: deps.source, media, engines, results, jobs, logger: deps.logger }),
+    transcription: createTranscriptionService({
+      source: deps.source,
+      media,
+      engines,
+      results,
+      jobs,
+      logger: deps.logger,
+    }),
     cleanupTask,
   };
 }

@@ -30,7 +30,11 @@ export interface MediaJobRequest {
   /** False where the caller has its own fallback (a remux falls back to the next file): no retries. */
   retry?: boolean;
 }
-export type MediaJobHandler = (data: Record<string, unknown>, signal: AbortSignal, who: JobOwner) => Promise<MediaResult>;
+export type MediaJobHandler = (
+  data: Record<string, unknown>,
+  signal: AbortSignal,
+  who: JobOwner,
+) => Promise<MediaResult>;
 export type PendingJob = MediaJobView & { state: 'queued' | 'running' };
 
 export interface MediaJobsDeps {
@@ -55,7 +59,8 @@ const interrupted = () => fail('media.interrupted');
 const retryable = (err: unknown) => err instanceof AppError && err.status >= 500 && err.code.startsWith('upstream.');
 
 /** The error a job ended with, as it was thrown on whichever node ran it (a worker lost: interrupted). */
-const errorFrom = (output: Record<string, unknown> | null): AppError => revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
+const errorFrom = (output: Record<string, unknown> | null): AppError =>
+  revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
 
 export function createMediaJobs(deps: MediaJobsDeps) {
   const queue: QueueDefinition = {
@@ -84,7 +89,10 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   async function handle(id: string, data: Record<string, unknown>, signal: AbortSignal, willRetry: boolean) {
     const kind = String(data.kind);
     const run = handlers.get(kind);
-    const who: JobOwner = { owner: typeof data.owner === 'string' ? data.owner : undefined, priority: Number(data.priority ?? 0) };
+    const who: JobOwner = {
+      owner: typeof data.owner === 'string' ? data.owner : undefined,
+      priority: Number(data.priority ?? 0),
+    };
     try {
       if (!run) throw interrupted(); // a node of another release; it is not this request's fault
       // A second job of the key (queued while the first ran) finds the first one's result.
@@ -112,10 +120,22 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       }
       const owner = req.who?.owner ?? '';
       const counts = await deps.queue.openCounts(MEDIA_QUEUE, owner);
-      if (counts.open >= deps.concurrency + deps.maxQueue || (owner && counts.owners >= deps.concurrency + ownerShare)) throw busy();
+      if (counts.open >= deps.concurrency + deps.maxQueue || (owner && counts.owners >= deps.concurrency + ownerShare))
+        throw busy();
       const plan = req.who?.priority ?? 0;
-      const data = { ...req.data, kind: req.kind, key: req.key, owner, priority: plan, retry: req.retry !== false, keep };
-      const id = await deps.queue.send(MEDIA_QUEUE, data, { priority: plan * 1000 + Math.max(0, 999 - counts.owners), singletonKey: req.key });
+      const data = {
+        ...req.data,
+        kind: req.kind,
+        key: req.key,
+        owner,
+        priority: plan,
+        retry: req.retry !== false,
+        keep,
+      };
+      const id = await deps.queue.send(MEDIA_QUEUE, data, {
+        priority: plan * 1000 + Math.max(0, 999 - counts.owners),
+        singletonKey: req.key,
+      });
       // Null: another node queued the key's job a moment ago.
       return id ?? (await deps.queue.openJob(MEDIA_QUEUE, req.key)) ?? Promise.reject(busy());
     });
@@ -140,7 +160,12 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   }
 
   /** The job's result; null when `limitMs` passed first. `ref.id` follows a job started again. */
-  async function outcome(ref: { id: string }, req: MediaJobRequest, signal: AbortSignal | undefined, limitMs: number): Promise<MediaResult | null> {
+  async function outcome(
+    ref: { id: string },
+    req: MediaJobRequest,
+    signal: AbortSignal | undefined,
+    limitMs: number,
+  ): Promise<MediaResult | null> {
     const deadline = Date.now() + limitMs;
     for (let pause = 25; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
       if (signal?.aborted) throw aborted();
@@ -174,11 +199,16 @@ export function createMediaJobs(deps: MediaJobsDeps) {
 
   function view(id: string, s: JobStatus | null): MediaJobView {
     if (!s) throw fail('media.job_not_found');
-    if (s.state === 'created' || s.state === 'retry') return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
+    if (s.state === 'created' || s.state === 'retry')
+      return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
     if (s.state === 'active') return { id, state: 'running' };
     if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };
     const e = s.state === 'cancelled' ? interrupted() : errorFrom(s.output);
-    return { id, state: 'failed', error: { code: e.code, message: e.message, ...(e.params ? { params: e.params } : {}) } };
+    return {
+      id,
+      state: 'failed',
+      error: { code: e.code, message: e.message, ...(e.params ? { params: e.params } : {}) },
+    };
   }
 
   return {
@@ -198,7 +228,11 @@ export function createMediaJobs(deps: MediaJobsDeps) {
      * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
      * moment answer where the job stands instead (it goes on without anyone connected).
      */
-    async run(req: MediaJobRequest, signal?: AbortSignal, opts: { respondAsync?: boolean } = {}): Promise<MediaResult | PendingJob> {
+    async run(
+      req: MediaJobRequest,
+      signal?: AbortSignal,
+      opts: { respondAsync?: boolean } = {},
+    ): Promise<MediaResult | PendingJob> {
       const stored = await deps.results.find(req.key);
       if (stored) return stored;
       if (signal?.aborted) throw aborted();
@@ -214,7 +248,8 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id)) as PendingJob;
       } finally {
         // The last request on this node left: stop the work, unless someone comes back for it.
-        if (count(req.key, -1) === 0 && signal?.aborted) await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
+        if (count(req.key, -1) === 0 && signal?.aborted)
+          await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
       }
     },
 

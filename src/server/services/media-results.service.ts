@@ -36,7 +36,17 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       return undefined;
     },
 
-    async save(input: { key: string; kind: string; platform?: string; videoId: string | null; file: string; ext: string; contentType: string; size: number; meta: Record<string, unknown> }) {
+    async save(input: {
+      key: string;
+      kind: string;
+      platform?: string;
+      videoId: string | null;
+      file: string;
+      ext: string;
+      contentType: string;
+      size: number;
+      meta: Record<string, unknown>;
+    }) {
       // A fresh random name per save: a link to an older copy never serves newer bytes.
       const storageKey = `${input.kind}/${crypto.randomBytes(12).toString('hex')}.${input.ext}`;
       await deps.store.put(storageKey, input.file, input.contentType);
@@ -91,7 +101,13 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       const stream = (await deps.store.open(storageKey, r ?? undefined)) as Readable | null;
       if (!stream) throw linkGone();
       const meta = (row.meta ?? {}) as { fileName?: string };
-      return { stream, size, range: r, contentType: row.contentType, fileName: meta.fileName ?? storageKey.split('/').pop()! };
+      return {
+        stream,
+        size,
+        range: r,
+        contentType: row.contentType,
+        fileName: meta.fileName ?? storageKey.split('/').pop()!,
+      };
     },
 
     /** Deletes expired results from the store and the table. */
@@ -116,7 +132,10 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
 export type MediaResultsService = ReturnType<typeof createMediaResultsService>;
 
 /** A single `bytes=a-b` range (the only kind players and browsers send for media). */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return null;

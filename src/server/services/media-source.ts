@@ -34,4 +34,3 @@ export interface MediaSource {
   /** A small text file (captions) through the guarded HTTP client, with the video's session. */
   fetchText(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<string>;
 }
-

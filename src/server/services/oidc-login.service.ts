@@ -8,7 +8,12 @@ import type { AuthService } from './auth.service.js';
 
 export type CallbackOutcome = { user: User } | { failed: 'cancelled' | 'failed' | 'expired' };
 
-export function createOidcLoginService(deps: { oidc: OidcAdapter; auth: AuthService; callbackUrl: string; logger: Pick<Logger, 'warn'> }) {
+export function createOidcLoginService(deps: {
+  oidc: OidcAdapter;
+  auth: AuthService;
+  callbackUrl: string;
+  logger: Pick<Logger, 'warn'>;
+}) {
   return {
     /** The provider URL and the state the callback must match; null when the provider is unreachable. */
     async start(): Promise<{ url: string; login: OidcLoginState } | null> {
@@ -20,7 +25,11 @@ export function createOidcLoginService(deps: { oidc: OidcAdapter; auth: AuthServ
       }
     },
 
-    async finish(callbackUrl: URL, login: OidcLoginState | undefined, providerError: string | undefined): Promise<CallbackOutcome> {
+    async finish(
+      callbackUrl: URL,
+      login: OidcLoginState | undefined,
+      providerError: string | undefined,
+    ): Promise<CallbackOutcome> {
       // The person cancelled at the provider (access_denied) or the provider refused.
       if (providerError) return { failed: providerError === 'access_denied' ? 'cancelled' : 'failed' };
       if (!login) return { failed: 'expired' };
@@ -29,7 +38,8 @@ export function createOidcLoginService(deps: { oidc: OidcAdapter; auth: AuthServ
         return { user: await deps.auth.upsertFromClaims(deps.oidc.issuer, claims) };
       } catch (err) {
         // Only the reason is logged: the error's details hold codes and tokens.
-        const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : 'oidc failure';
+        const reason =
+          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : 'oidc failure';
         deps.logger.warn({ reason, code: (err as { code?: string }).code }, 'oidc callback refused');
         return { failed: 'failed' };
       }

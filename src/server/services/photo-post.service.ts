@@ -20,16 +20,30 @@ import { MAX_SLIDE_BYTES, type PhotoQuality, type VideoService } from './video.s
 /** Slides fetched at once: enough to fill the link, few enough not to look like a scraper. */
 const PARALLEL_SLIDES = 4;
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+};
 /** `01.jpg`, `02.jpg`…: the order of the post, sortable by name. */
-export const slideName = (index: number, contentType: string) => `${String(index + 1).padStart(2, '0')}.${EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()] ?? 'jpg'}`;
+export const slideName = (index: number, contentType: string) =>
+  `${String(index + 1).padStart(2, '0')}.${EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()] ?? 'jpg'}`;
 
-export const slideMissing = (n: number) =>
-  fail('upstream.unavailable', { variant: 'slide', n });
+export const slideMissing = (n: number) => fail('upstream.unavailable', { variant: 'slide', n });
 
-export function createPhotoPostService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService; jobs: MediaJobs }) {
+export function createPhotoPostService(deps: {
+  video: VideoService;
+  media: MediaProcessor;
+  results: MediaResultsService;
+  jobs: MediaJobs;
+}) {
   /** Every slide into `dir`, in order; a slide TikTok will not give fails the whole post. */
-  async function fetchSlides(video: FetchedVideo, dir: string, signal: AbortSignal): Promise<Array<{ file: string; name: string }>> {
+  async function fetchSlides(
+    video: FetchedVideo,
+    dir: string,
+    signal: AbortSignal,
+  ): Promise<Array<{ file: string; name: string }>> {
     const slides = video.video.images;
     const out: Array<{ file: string; name: string }> = new Array(slides.length);
     // The first failure stops the other fetches, and all settle before the temp dir goes.
@@ -39,7 +53,9 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     const worker = async () => {
       for (let i = next++; i < slides.length; i = next++) {
         const opened = await deps.video
-          .openMedia(video.ref.url, { kind: 'video', mediaUrls: slides[i].urls }, partSignal, { maxBytes: MAX_SLIDE_BYTES })
+          .openMedia(video.ref.url, { kind: 'video', mediaUrls: slides[i].urls }, partSignal, {
+            maxBytes: MAX_SLIDE_BYTES,
+          })
           .catch((err) => Promise.reject(isGone(err) ? slideMissing(i + 1) : err));
         const name = slideName(i, opened.contentType);
         const file = path.join(dir, `slide-${name}`);
@@ -60,7 +76,11 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
   }
 
   /** The post's sound into `dir` (null when the post has none); its length from ffprobe. */
-  async function fetchSound(video: FetchedVideo, dir: string, signal: AbortSignal): Promise<{ file: string; seconds: number } | null> {
+  async function fetchSound(
+    video: FetchedVideo,
+    dir: string,
+    signal: AbortSignal,
+  ): Promise<{ file: string; seconds: number } | null> {
     if (!video.video.musicUrl) return null;
     const opened = await deps.video.openMedia(video.ref.url, { kind: 'music' }, signal, { bulk: true }).catch((err) => {
       if (!isGone(err)) throw err;
@@ -73,45 +93,87 @@ export function createPhotoPostService(deps: { video: VideoService; media: Media
     return { file, seconds: probed.duration };
   }
 
-  function produce(video: FetchedVideo, quality: PhotoQuality, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
-    return deps.media.job(signal, async (dir) => {
-      const save = (file: string, ext: string, contentType: string, size: number) =>
-        deps.results.save({ key, kind: quality, platform: video.ref.platform, videoId: video.video.id, file, ext, contentType, size, meta: { slides: video.video.images.length } });
-      if (quality === 'images') {
-        const slides = await fetchSlides(video, dir, signal);
-        const output = path.join(dir, 'slides.zip');
-        return save(output, 'zip', 'application/zip', await writeZip(slides, output, signal));
-      }
-      // Slides and sound at once; the first failure stops the other, and both settle before the dir goes.
-      const parts = new AbortController();
-      const partSignal = AbortSignal.any([signal, parts.signal]);
-      const both = [fetchSlides(video, dir, partSignal), fetchSound(video, dir, partSignal)] as const;
-      const [slides, sound] = await Promise.all(both).catch(async (err) => {
-        parts.abort();
-        await Promise.allSettled(both);
-        throw err;
-      });
-      const seconds = sound?.seconds ?? SECONDS_PER_SILENT_SLIDE * slides.length;
-      const output = path.join(dir, 'slideshow.mp4');
-      const size = await renderSlideshow(deps.media, { slides: slides.map((s) => s.file), sound: sound?.file ?? null, seconds, ...slideshowFrame(video.video.images) }, output, signal);
-      return save(output, 'mp4', 'video/mp4', size);
-    }, who);
+  function produce(
+    video: FetchedVideo,
+    quality: PhotoQuality,
+    key: string,
+    signal: AbortSignal,
+    who: JobOwner,
+  ): Promise<MediaResult> {
+    return deps.media.job(
+      signal,
+      async (dir) => {
+        const save = (file: string, ext: string, contentType: string, size: number) =>
+          deps.results.save({
+            key,
+            kind: quality,
+            platform: video.ref.platform,
+            videoId: video.video.id,
+            file,
+            ext,
+            contentType,
+            size,
+            meta: { slides: video.video.images.length },
+          });
+        if (quality === 'images') {
+          const slides = await fetchSlides(video, dir, signal);
+          const output = path.join(dir, 'slides.zip');
+          return save(output, 'zip', 'application/zip', await writeZip(slides, output, signal));
+        }
+        // Slides and sound at once; the first failure stops the other, and both settle before the dir goes.
+        const parts = new AbortController();
+        const partSignal = AbortSignal.any([signal, parts.signal]);
+        const both = [fetchSlides(video, dir, partSignal), fetchSound(video, dir, partSignal)] as const;
+        const [slides, sound] = await Promise.all(both).catch(async (err) => {
+          parts.abort();
+          await Promise.allSettled(both);
+          throw err;
+        });
+        const seconds = sound?.seconds ?? SECONDS_PER_SILENT_SLIDE * slides.length;
+        const output = path.join(dir, 'slideshow.mp4');
+        const size = await renderSlideshow(
+          deps.media,
+          {
+            slides: slides.map((s) => s.file),
+            sound: sound?.file ?? null,
+            seconds,
+            ...slideshowFrame(video.video.images),
+          },
+          output,
+          signal,
+        );
+        return save(output, 'mp4', 'video/mp4', size);
+      },
+      who,
+    );
   }
 
   // The jobs, on whichever node runs them: the lookup again (cached), then the ZIP or the render.
   for (const quality of ['images', 'slideshow'] as const) {
-    deps.jobs.register(quality, async (data, signal, who) => produce(await deps.video.lookup(String(data.url), signal), quality, String(data.key), signal, who));
+    deps.jobs.register(quality, async (data, signal, who) =>
+      produce(await deps.video.lookup(String(data.url), signal), quality, String(data.key), signal, who),
+    );
   }
 
   return {
     /** The stored ZIP or slideshow of a photo post, made now if it is not kept yet. */
-    async ensure(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
+    async ensure(
+      video: FetchedVideo,
+      quality: PhotoQuality,
+      signal?: AbortSignal,
+      who?: JobOwner,
+    ): Promise<MediaResult> {
       if (!video.video.images.length) throw fail('video.no_slide', { variant: 'none' });
       const key = `${quality}:${mediaKeyId(video.ref)}`;
       return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal)) as MediaResult;
     },
     /** The ZIP or slideshow of a photo post as a stream, from the store or made now. */
-    async open(video: FetchedVideo, quality: PhotoQuality, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile & { contentType: string }> {
+    async open(
+      video: FetchedVideo,
+      quality: PhotoQuality,
+      signal?: AbortSignal,
+      who?: JobOwner,
+    ): Promise<RemuxedFile & { contentType: string }> {
       const row = await this.ensure(video, quality, signal, who);
       const opened = await deps.results.openRow(row);
       if (!opened) throw fail('media.store_unavailable');

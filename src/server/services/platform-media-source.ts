@@ -32,7 +32,9 @@ export function createPlatformMediaSource(videoService: () => VideoService): Med
       const useMusic = info.isPhotoPost || !fetched.video.options.length;
       if (useMusic && !fetched.video.musicUrl) throw fail('media.no_audio', { variant: 'post' });
       // The byte ceiling (MEDIA_MAX_INPUT_MB) is enforced while writing the temp file (temp-files.ts).
-      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal, { bulk: true });
+      const m = await videoService().openMedia(url, useMusic ? { kind: 'music' } : { kind: 'video' }, signal, {
+        bulk: true,
+      });
       return { stream: m.stream, length: m.status === 200 ? m.contentLength : null };
     },
 

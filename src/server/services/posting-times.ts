@@ -11,11 +11,21 @@ export const POSTING_TIMES: Record<ContentPlatform, PostingGuidance> = {
   tiktok: {
     // Sprout Social 2024: >2B engagements across ~400k profiles; Wed and Thu best, Sunday worst.
     times: ['Tuesday 4–6 pm', 'Wednesday 9–11 am, 12 pm and 2–6 pm', 'Thursday 9–11 am and 2–6 pm', 'Friday 4–6 pm'],
-    source: "Sprout Social's 2024 study (over 2 billion engagements, about 400k profiles; Wednesday and Thursday best, Sunday worst)",
+    source:
+      "Sprout Social's 2024 study (over 2 billion engagements, about 400k profiles; Wednesday and Thursday best, Sunday worst)",
   },
-  instagram: { times: ['No study hours on file: check Insights for when your followers are most active'], source: null },
-  youtube: { times: ['No study hours on file: check YouTube Studio for when your viewers are on YouTube'], source: null },
-  linkedin: { times: ['No study hours on file: check your post analytics for when your network engages'], source: null },
+  instagram: {
+    times: ['No study hours on file: check Insights for when your followers are most active'],
+    source: null,
+  },
+  youtube: {
+    times: ['No study hours on file: check YouTube Studio for when your viewers are on YouTube'],
+    source: null,
+  },
+  linkedin: {
+    times: ['No study hours on file: check your post analytics for when your network engages'],
+    source: null,
+  },
 };
 
 export function postingTimesTip(platform: ContentPlatform, label: string): string {

@@ -20,35 +20,57 @@ export function freePreviewSeconds(duration: number): number {
   return Math.max(1, Math.min(FREE_PREVIEW_MAX_SECONDS, duration / 2));
 }
 
-export function createPreviewService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService }) {
+export function createPreviewService(deps: {
+  video: VideoService;
+  media: MediaProcessor;
+  results: MediaResultsService;
+}) {
   const runs = createSharedRuns<MediaResult>();
 
-  function produce(id: string, platform: string, key: string, signal: AbortSignal, who?: JobOwner): Promise<MediaResult> {
-    return deps.media.job(signal, async (dir) => {
-      const opened = await deps.video.openPreview(id, undefined, signal, platform);
-      const input = path.join(dir, 'input.mp4');
-      await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
-      const output = path.join(dir, 'preview.mp4');
-      const size = await cutPreviewClip(deps.media, input, output, freePreviewSeconds(opened.video.video.duration), signal);
-      return deps.results.save({
-        key,
-        kind: 'preview',
-        platform,
-        videoId: id,
-        file: output,
-        ext: 'mp4',
-        contentType: 'video/mp4',
-        size,
-        meta: { fileName: `preview-${id}.mp4` },
-      });
-    }, who);
+  function produce(
+    id: string,
+    platform: string,
+    key: string,
+    signal: AbortSignal,
+    who?: JobOwner,
+  ): Promise<MediaResult> {
+    return deps.media.job(
+      signal,
+      async (dir) => {
+        const opened = await deps.video.openPreview(id, undefined, signal, platform);
+        const input = path.join(dir, 'input.mp4');
+        await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
+        const output = path.join(dir, 'preview.mp4');
+        const size = await cutPreviewClip(
+          deps.media,
+          input,
+          output,
+          freePreviewSeconds(opened.video.video.duration),
+          signal,
+        );
+        return deps.results.save({
+          key,
+          kind: 'preview',
+          platform,
+          videoId: id,
+          file: output,
+          ext: 'mp4',
+          contentType: 'video/mp4',
+          size,
+          meta: { fileName: `preview-${id}.mp4` },
+        });
+      },
+      who,
+    );
   }
 
   return {
     /** A signed link to the free preview clip of a video, cut once and kept like other results. */
     async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM, who?: JobOwner): Promise<string> {
       const key = `preview:${mediaKeyId({ platform, id })}`;
-      const row = (await deps.results.find(key)) ?? (await runs.run(key, signal, (shared) => produce(id, platform, key, shared, who)));
+      const row =
+        (await deps.results.find(key)) ??
+        (await runs.run(key, signal, (shared) => produce(id, platform, key, shared, who)));
       return deps.results.link(row);
     },
   };

@@ -11,9 +11,13 @@ import { isPro } from './entitlements.service.js';
 export const STALE_RESERVATION_MS = 2 * 60 * 60 * 1000;
 
 export const quotaExhausted = () =>
-  fail('quota.exhausted', { limit: FREE_DOWNLOAD_LIMIT }, {
-    limitReached: true,
-  });
+  fail(
+    'quota.exhausted',
+    { limit: FREE_DOWNLOAD_LIMIT },
+    {
+      limitReached: true,
+    },
+  );
 
 export interface Reservation {
   userId: string;
@@ -37,7 +41,11 @@ async function retryWhileUnavailable<T>(op: () => Promise<T>, delays = RETRY_DEL
   }
 }
 
-export function createQuotaService(deps: { downloads: DownloadsRepository; now?: () => number; retryDelaysMs?: number[] }) {
+export function createQuotaService(deps: {
+  downloads: DownloadsRepository;
+  now?: () => number;
+  retryDelaysMs?: number[];
+}) {
   const now = deps.now ?? Date.now;
   return {
     async reserve(user: User, meta: DownloadMeta): Promise<Reservation> {
@@ -56,7 +64,8 @@ export function createQuotaService(deps: { downloads: DownloadsRepository; now?:
         userId: user.id,
         downloadId: id,
         commit: (bytes) => settle(() => deps.downloads.commit(user.id, id, bytes)),
-        release: (bytes) => settle(() => retryWhileUnavailable(() => deps.downloads.release(user.id, id, bytes), deps.retryDelaysMs)),
+        release: (bytes) =>
+          settle(() => retryWhileUnavailable(() => deps.downloads.release(user.id, id, bytes), deps.retryDelaysMs)),
       };
     },
   };

@@ -16,7 +16,13 @@ import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
 
 /** A gear or sound track the CDN would not give (403/404/gone) or sent unreadable: the caller falls back. */
-const GONE = new Set(['video.not_found', 'upstream.unavailable', 'upstream.incomplete', 'media.empty', 'media.unreadable']);
+const GONE = new Set([
+  'video.not_found',
+  'upstream.unavailable',
+  'upstream.incomplete',
+  'media.empty',
+  'media.unreadable',
+]);
 export const isGone = (err: unknown) => err instanceof AppError && GONE.has(err.code);
 
 export interface RemuxedFile {
@@ -24,54 +30,71 @@ export interface RemuxedFile {
   size: number;
 }
 
-export function createRemuxService(deps: { video: VideoService; media: MediaProcessor; results: MediaResultsService; jobs: MediaJobs }) {
-  function produce(video: FetchedVideo, option: MediaOption, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
-    return deps.media.job(signal, async (dir) => {
-      // When one part fails the other stops too: nothing keeps downloading into a removed dir.
-      const parts = new AbortController();
-      const partSignal = AbortSignal.any([signal, parts.signal]);
-      const fetchTo = async (file: string, urls: string[]) => {
-        const opened = await deps.video.openMedia(video.ref.url, { kind: 'video', mediaUrls: urls }, partSignal, { bulk: true });
-        await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal: partSignal });
-      };
-      const videoFile = path.join(dir, 'video.mp4');
-      const soundFile = path.join(dir, 'sound.m4a');
-      // The sound: the best track that answers; none at all means no file (never a silent one).
-      const sound = (async () => {
-        let last: unknown = fail('video.sound_unavailable');
-        for (const track of option.audio ?? []) {
-          try {
-            return await fetchTo(soundFile, track);
-          } catch (err) {
-            if (!isGone(err)) throw err;
-            last = err;
+export function createRemuxService(deps: {
+  video: VideoService;
+  media: MediaProcessor;
+  results: MediaResultsService;
+  jobs: MediaJobs;
+}) {
+  function produce(
+    video: FetchedVideo,
+    option: MediaOption,
+    key: string,
+    signal: AbortSignal,
+    who: JobOwner,
+  ): Promise<MediaResult> {
+    return deps.media.job(
+      signal,
+      async (dir) => {
+        // When one part fails the other stops too: nothing keeps downloading into a removed dir.
+        const parts = new AbortController();
+        const partSignal = AbortSignal.any([signal, parts.signal]);
+        const fetchTo = async (file: string, urls: string[]) => {
+          const opened = await deps.video.openMedia(video.ref.url, { kind: 'video', mediaUrls: urls }, partSignal, {
+            bulk: true,
+          });
+          await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal: partSignal });
+        };
+        const videoFile = path.join(dir, 'video.mp4');
+        const soundFile = path.join(dir, 'sound.m4a');
+        // The sound: the best track that answers; none at all means no file (never a silent one).
+        const sound = (async () => {
+          let last: unknown = fail('video.sound_unavailable');
+          for (const track of option.audio ?? []) {
+            try {
+              return await fetchTo(soundFile, track);
+            } catch (err) {
+              if (!isGone(err)) throw err;
+              last = err;
+            }
           }
+          throw last;
+        })();
+        const both = [fetchTo(videoFile, option.urls), sound];
+        try {
+          await Promise.all(both);
+        } catch (err) {
+          // The first failure stops the other part, and both settle before the temp dir goes.
+          parts.abort();
+          await Promise.allSettled(both);
+          throw err;
         }
-        throw last;
-      })();
-      const both = [fetchTo(videoFile, option.urls), sound];
-      try {
-        await Promise.all(both);
-      } catch (err) {
-        // The first failure stops the other part, and both settle before the temp dir goes.
-        parts.abort();
-        await Promise.allSettled(both);
-        throw err;
-      }
-      const output = path.join(dir, 'remuxed.mp4');
-      const size = await remuxVideoAndSound(deps.media, videoFile, soundFile, output, signal);
-      return deps.results.save({
-        key,
-        kind: 'remux',
-        platform: video.ref.platform,
-        videoId: video.video.id,
-        file: output,
-        ext: 'mp4',
-        contentType: 'video/mp4',
-        size,
-        meta: { quality: option.quality },
-      });
-    }, who);
+        const output = path.join(dir, 'remuxed.mp4');
+        const size = await remuxVideoAndSound(deps.media, videoFile, soundFile, output, signal);
+        return deps.results.save({
+          key,
+          kind: 'remux',
+          platform: video.ref.platform,
+          videoId: video.video.id,
+          file: output,
+          ext: 'mp4',
+          contentType: 'video/mp4',
+          size,
+          meta: { quality: option.quality },
+        });
+      },
+      who,
+    );
   }
 
   // The job, on whichever node runs it: the lookup again (cached), then the remux.
@@ -87,7 +110,10 @@ export function createRemuxService(deps: { video: VideoService; media: MediaProc
     async ensure(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
       const key = `remux:${mediaKeyId(video.ref)}:${option.quality}`;
       // No retries: a part that does not come is a fallback to the next file, at once.
-      return (await deps.jobs.run({ kind: 'remux', key, data: { url: video.ref.url, quality: option.quality }, who, retry: false }, signal)) as MediaResult;
+      return (await deps.jobs.run(
+        { kind: 'remux', key, data: { url: video.ref.url, quality: option.quality }, who, retry: false },
+        signal,
+      )) as MediaResult;
     },
     /** The remuxed file of `option` as a stream, from the store or made now. */
     async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile> {

@@ -13,7 +13,13 @@ export interface ScheduledTask {
   run(signal: AbortSignal): Promise<unknown>;
 }
 
-export function createSchedules(deps: { queue: JobQueue; runs: ScheduleRunsRepository; logger: Logger; work: boolean; onTurn?: (name: string, ran: boolean) => void }) {
+export function createSchedules(deps: {
+  queue: JobQueue;
+  runs: ScheduleRunsRepository;
+  logger: Logger;
+  work: boolean;
+  onTurn?: (name: string, ran: boolean) => void;
+}) {
   const tasks: ScheduledTask[] = [];
   const watchers = deps.onTurn ? [deps.onTurn] : [];
   const queueName = (task: ScheduledTask) => `schedule.${task.name}`;

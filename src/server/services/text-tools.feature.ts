@@ -12,9 +12,16 @@ import { createHashtagService } from './hashtag.service.js';
 import { createContentService } from './content.service.js';
 
 /** The language model when LLM_* is set (config.ts checked that all three come together). */
-export function llmFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS'>): LlmClient | null {
+export function llmFromConfig(
+  config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS'>,
+): LlmClient | null {
   if (!config.LLM_BASE_URL || !config.LLM_API_KEY || !config.LLM_MODEL) return null;
-  return createOpenAiChatClient({ baseUrl: config.LLM_BASE_URL!, apiKey: config.LLM_API_KEY!, model: config.LLM_MODEL!, timeoutMs: config.LLM_TIMEOUT_MS });
+  return createOpenAiChatClient({
+    baseUrl: config.LLM_BASE_URL!,
+    apiKey: config.LLM_API_KEY!,
+    model: config.LLM_MODEL!,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+  });
 }
 
 export function createTextToolsFeature(

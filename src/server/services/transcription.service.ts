@@ -31,17 +31,32 @@ export interface TranscriptionServiceDeps {
 /** A link no registered platform recognises: say which site is not supported yet when we know it. */
 function unsupportedLink(url: string, names: string[]): AppError {
   const named = notYetSupported(url);
-  return named ? fail('link.unsupported', { variant: 'not_yet', site: named, platforms: platformList(names) }) : fail('link.unsupported', { variant: 'unknown_site', platforms: platformList(names) });
+  return named
+    ? fail('link.unsupported', { variant: 'not_yet', site: named, platforms: platformList(names) })
+    : fail('link.unsupported', { variant: 'unknown_site', platforms: platformList(names) });
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
-  const setupHints = () => deps.engines.filter((e) => e.id !== 'captions').map((e) => e.unavailableReason()).filter((h): h is string => !!h);
+  const setupHints = () =>
+    deps.engines
+      .filter((e) => e.id !== 'captions')
+      .map((e) => e.unavailableReason())
+      .filter((h): h is string => !!h);
   const unavailable = () => {
-    deps.logger?.warn({ setup: setupHints() }, `auto captions: no speech recogniser is available; to enable one, ${setupHints().join(', or ')}`);
+    deps.logger?.warn(
+      { setup: setupHints() },
+      `auto captions: no speech recogniser is available; to enable one, ${setupHints().join(', or ')}`,
+    );
     return fail('transcription.unavailable');
   };
 
-  const finish = (info: MediaVideoInfo, engine: TranscriptionEngine, language: string, cues: Parameters<typeof normalizeSegments>[0], duration: number): TranscriptionResult => {
+  const finish = (
+    info: MediaVideoInfo,
+    engine: TranscriptionEngine,
+    language: string,
+    cues: Parameters<typeof normalizeSegments>[0],
+    duration: number,
+  ): TranscriptionResult => {
     const segments = normalizeSegments(cues, duration);
     if (!segments.length) throw fail('transcription.no_speech');
     return {
@@ -54,7 +69,11 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       engine: engine.id,
     };
   };
-  const inputOf = (url: string, info: MediaVideoInfo, signal?: AbortSignal): Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> => ({
+  const inputOf = (
+    url: string,
+    info: MediaVideoInfo,
+    signal?: AbortSignal,
+  ): Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> => ({
     subtitles: info.subtitles,
     fetchText: (u, s) => deps.source.fetchText(u, info, s),
     signal,
@@ -62,44 +81,64 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
   const listenersHere = () => deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
 
   /** The listening job: the sound downloaded once, engines in order, the transcript kept as JSON. */
-  async function listen(url: string, info: MediaVideoInfo, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
+  async function listen(
+    url: string,
+    info: MediaVideoInfo,
+    key: string,
+    signal: AbortSignal,
+    who: JobOwner,
+  ): Promise<MediaResult> {
     const listeners = listenersHere();
     if (!listeners.length) throw unavailable();
     const base = inputOf(url, info, signal);
-    const result = await deps.media.job(signal, async (dir) => {
-      let file: Promise<string> | null = null;
-      let duration = info.duration;
-      const mediaFile = () =>
-        (file ??= (async () => {
-          const opened = await deps.source.openAudioSource(url, info, signal);
-          const input = path.join(dir, 'input.media');
-          await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-          const probed = await deps.media.probe(input, signal);
-          if (!probed.audio) throw fail('media.no_audio', { variant: 'transcribe' });
-          if (probed.duration > 0) duration = probed.duration;
-          return input;
-        })());
-      let lastError: unknown = null;
-      for (const engine of listeners) {
-        try {
-          const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
-          if (out) return finish(info, engine, out.language, out.cues, duration);
-        } catch (err) {
-          // Media problems and cancellations are final; an engine failure lets the next one try.
-          if (signal.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
-          if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
-          lastError = err;
+    const result = await deps.media.job(
+      signal,
+      async (dir) => {
+        let file: Promise<string> | null = null;
+        let duration = info.duration;
+        const mediaFile = () =>
+          (file ??= (async () => {
+            const opened = await deps.source.openAudioSource(url, info, signal);
+            const input = path.join(dir, 'input.media');
+            await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+            const probed = await deps.media.probe(input, signal);
+            if (!probed.audio) throw fail('media.no_audio', { variant: 'transcribe' });
+            if (probed.duration > 0) duration = probed.duration;
+            return input;
+          })());
+        let lastError: unknown = null;
+        for (const engine of listeners) {
+          try {
+            const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
+            if (out) return finish(info, engine, out.language, out.cues, duration);
+          } catch (err) {
+            // Media problems and cancellations are final; an engine failure lets the next one try.
+            if (signal.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
+            if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
+            lastError = err;
+          }
         }
-      }
-      if (lastError instanceof AppError) throw lastError;
-      throw fail('transcription.failed');
-    }, who);
+        if (lastError instanceof AppError) throw lastError;
+        throw fail('transcription.failed');
+      },
+      who,
+    );
     const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
     const json = JSON.stringify(result);
     await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
     await fs.writeFile(file, json);
     try {
-      return await deps.results.save({ key, kind: 'transcript', platform: info.platform, videoId: info.videoId, file, ext: 'json', contentType: 'application/json', size: Buffer.byteLength(json), meta: { engine: result.engine } });
+      return await deps.results.save({
+        key,
+        kind: 'transcript',
+        platform: info.platform,
+        videoId: info.videoId,
+        file,
+        ext: 'json',
+        contentType: 'application/json',
+        size: Buffer.byteLength(json),
+        meta: { engine: result.engine },
+      });
     } finally {
       await fs.rm(file, { force: true });
     }
@@ -118,10 +157,16 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
   return {
     /** Which engines can run here, with setup hints: for administrators only (/api/admin/status). */
-    engines: () => deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
+    engines: () =>
+      deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
     /** `respondAsync`: where the listening job stands instead of waiting for it. */
-    async generate(url: string, signal?: AbortSignal, who?: JobOwner, opts: { respondAsync?: boolean } = {}): Promise<TranscriptionResult | PendingJob> {
+    async generate(
+      url: string,
+      signal?: AbortSignal,
+      who?: JobOwner,
+      opts: { respondAsync?: boolean } = {},
+    ): Promise<TranscriptionResult | PendingJob> {
       if (!deps.source.recognises(url)) throw unsupportedLink(url, deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
 
@@ -131,7 +176,12 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         const noMedia = async (): Promise<string> => {
           throw new Error('captions engine does not read media');
         };
-        const out = await engine.transcribe({ ...inputOf(url, info, signal), mediaFile: noMedia, workDir: '', duration: info.duration });
+        const out = await engine.transcribe({
+          ...inputOf(url, info, signal),
+          mediaFile: noMedia,
+          workDir: '',
+          duration: info.duration,
+        });
         if (out?.cues.length) return finish(info, engine, out.language, out.cues, info.duration);
       }
 

@@ -30,7 +30,10 @@ export function toTrendingVideo(row: TrendingVideoRow, boosted: boolean): Trendi
   };
 }
 
-export function createTrendingVideosService(deps: { videos: TrendingVideosRepository; adminEmails: readonly string[] }) {
+export function createTrendingVideosService(deps: {
+  videos: TrendingVideosRepository;
+  adminEmails: readonly string[];
+}) {
   return {
     async list(viewer: User, platform?: string): Promise<TrendingVideo[]> {
       const rows = await deps.videos.list({ platform, viewerId: viewer.id });

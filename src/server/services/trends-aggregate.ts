@@ -32,7 +32,13 @@ export interface FirstPartyTrends {
   videos: TrendVideoItem[];
   /** Newest observation in the 7-day window, or null when there is none. */
   collectedAt: Date | null;
-  analytics: { engagementRate: number | null; engagementChange: number | null; videos: number; periodStart: Date; periodEnd: Date };
+  analytics: {
+    engagementRate: number | null;
+    engagementChange: number | null;
+    videos: number;
+    periodStart: Date;
+    periodEnd: Date;
+  };
 }
 
 /** Likes over views in percent; null when no video had both counts. */
@@ -99,18 +105,26 @@ export function firstPartyInsights(t: FirstPartyTrends): string[] {
   const out: string[] = [];
   const growing = t.hashtags.filter((h) => h.growth !== null).sort((a, b) => b.growth! - a.growth!);
   for (const h of growing.slice(0, 2)) {
-    out.push(`#${h.hashtag} views ${h.growth! >= 0 ? 'up' : 'down'} ${Math.abs(h.growth!)}% in 24 h among videos processed here`);
+    out.push(
+      `#${h.hashtag} views ${h.growth! >= 0 ? 'up' : 'down'} ${Math.abs(h.growth!)}% in 24 h among videos processed here`,
+    );
   }
   const song = t.songs[0];
   if (song && (song.uses ?? 0) > 1) {
-    out.push(`Most used sound this week: "${song.title}"${song.artist ? ` by ${song.artist}` : ''} in ${song.uses} videos`);
+    out.push(
+      `Most used sound this week: "${song.title}"${song.artist ? ` by ${song.artist}` : ''} in ${song.uses} videos`,
+    );
   }
   const creator = t.creators[0];
   if (creator && creator.recentViews !== null) {
-    out.push(`@${creator.username} leads with ${creator.recentViews.toLocaleString('en-US')} views across videos processed this week`);
+    out.push(
+      `@${creator.username} leads with ${creator.recentViews.toLocaleString('en-US')} views across videos processed this week`,
+    );
   }
   if (t.analytics.engagementRate !== null) {
-    out.push(`Average engagement (likes per view) this week: ${t.analytics.engagementRate}% over ${t.analytics.videos} videos`);
+    out.push(
+      `Average engagement (likes per view) this week: ${t.analytics.engagementRate}% over ${t.analytics.videos} videos`,
+    );
   }
   return out;
 }

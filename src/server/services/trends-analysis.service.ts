@@ -62,9 +62,17 @@ export function tiktokOneLabel(s: { country: string; period: number }): string {
 }
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-const section = (source: string | null, at: Date | null): SectionSource => ({ source: at ? source : null, collectedAt: iso(at) });
+const section = (source: string | null, at: Date | null): SectionSource => ({
+  source: at ? source : null,
+  collectedAt: iso(at),
+});
 
-export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logger: Logger; now?: () => Date; ttlMs?: number }) {
+export function createTrendsAnalysisService(deps: {
+  repo: TrendsRepository;
+  logger: Logger;
+  now?: () => Date;
+  ttlMs?: number;
+}) {
   const now = deps.now ?? (() => new Date());
   const ttl = deps.ttlMs ?? TRENDS_REFETCH_MS;
   let cache: { at: number; value: TrendsAnalysis } | null = null;
@@ -76,8 +84,20 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
     const c = latest.collectedAt.getTime();
     // Closest to 24 h old: the newest at least 24 h old (up to 48 h), else the oldest 8–24 h old.
     const previous =
-      (await deps.repo.snapshotBetween(TIKTOK_ONE_SOURCE, HASHTAGS_KIND, new Date(c - 48 * HOUR), new Date(c - 24 * HOUR), 'newest')) ??
-      (await deps.repo.snapshotBetween(TIKTOK_ONE_SOURCE, HASHTAGS_KIND, new Date(c - 24 * HOUR), new Date(c - 8 * HOUR), 'oldest')) ??
+      (await deps.repo.snapshotBetween(
+        TIKTOK_ONE_SOURCE,
+        HASHTAGS_KIND,
+        new Date(c - 48 * HOUR),
+        new Date(c - 24 * HOUR),
+        'newest',
+      )) ??
+      (await deps.repo.snapshotBetween(
+        TIKTOK_ONE_SOURCE,
+        HASHTAGS_KIND,
+        new Date(c - 24 * HOUR),
+        new Date(c - 8 * HOUR),
+        'oldest',
+      )) ??
       null;
     return { latest, previous };
   }
@@ -102,8 +122,11 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
       oneAt = snapshots.latest.collectedAt;
       oneLabel = tiktokOneLabel(latest);
       const top = oneTags[0];
-      if (top && top.posts !== null) insights.push(`#${top.hashtag} leads ${oneLabel} with ${top.posts.toLocaleString('en-US')} posts`);
-      const riser = oneTags.filter((h) => h.growthBasis === 'snapshots_24h' && h.growth! > 0).sort((a, b) => b.growth! - a.growth!)[0];
+      if (top && top.posts !== null)
+        insights.push(`#${top.hashtag} leads ${oneLabel} with ${top.posts.toLocaleString('en-US')} posts`);
+      const riser = oneTags
+        .filter((h) => h.growthBasis === 'snapshots_24h' && h.growth! > 0)
+        .sort((a, b) => b.growth! - a.growth!)[0];
       if (riser) insights.push(`#${riser.hashtag} views up ${riser.growth}% in 24 h on ${oneLabel}`);
     }
     insights.push(...firstPartyInsights(fp));
@@ -114,10 +137,16 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
     const newsAt = news.reduce<Date | null>((m, n) => (!m || n.fetchedAt > m ? n.fetchedAt : m), null);
     const dayAgo = at.getTime() - DAY;
     const fresh = news.filter((n) => n.publishedAt.getTime() >= dayAgo).length;
-    if (fresh > 0) insights.push(`${fresh} TikTok news ${fresh === 1 ? 'story' : 'stories'} published in the last 24 h`);
+    if (fresh > 0)
+      insights.push(`${fresh} TikTok news ${fresh === 1 ? 'story' : 'stories'} published in the last 24 h`);
 
-    const hashtagSources = [oneLabel, fp.hashtags.length ? `${FIRST_PARTY_SOURCE} (last 7 days)` : null].filter(Boolean).join(' + ');
-    const hashtagAt = [oneAt, fp.hashtags.length ? fp.collectedAt : null].reduce<Date | null>((m, d) => (d && (!m || d > m) ? d : m), null);
+    const hashtagSources = [oneLabel, fp.hashtags.length ? `${FIRST_PARTY_SOURCE} (last 7 days)` : null]
+      .filter(Boolean)
+      .join(' + ');
+    const hashtagAt = [oneAt, fp.hashtags.length ? fp.collectedAt : null].reduce<Date | null>(
+      (m, d) => (d && (!m || d > m) ? d : m),
+      null,
+    );
     const fpLabel = `${FIRST_PARTY_SOURCE} (last 7 days)`;
     const stamps = [hashtagAt, fp.collectedAt, newsAt].filter((d): d is Date => !!d);
     const lastUpdated = stamps.length ? new Date(Math.max(...stamps.map((d) => d.getTime()))) : null;
@@ -174,7 +203,8 @@ export function createTrendsAnalysisService(deps: { repo: TrendsRepository; logg
     /** From memory; past the TTL the stored answer is served while a new one is built behind it. */
     async analysis(): Promise<TrendsAnalysis> {
       if (!cache) return refresh();
-      if (Date.now() - cache.at >= ttl) refresh().catch((err) => deps.logger.error({ err }, 'trends analysis refresh failed'));
+      if (Date.now() - cache.at >= ttl)
+        refresh().catch((err) => deps.logger.error({ err }, 'trends analysis refresh failed'));
       return cache.value;
     },
     /** Called when a collector stored new data, so the next read sees it. */

@@ -44,7 +44,12 @@ function canonicalUrl(u: string): string | null {
 
 export function newsDedupeKey(item: Pick<FeedItem, 'url' | 'title'>): string {
   const canon = item.url ? canonicalUrl(item.url) : null;
-  const basis = canon ? `url:${canon}` : `title:${item.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()}`;
+  const basis = canon
+    ? `url:${canon}`
+    : `title:${item.title
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()}`;
   return crypto.createHash('sha256').update(basis).digest('hex');
 }
 
@@ -192,7 +197,11 @@ export function collectorsConfigFrom(env: {
     news: env.TRENDS_NEWS === 'on',
     country: env.TRENDS_COUNTRY,
     period: env.TRENDS_PERIOD,
-    feeds: env.TRENDS_NEWS_FEEDS ? env.TRENDS_NEWS_FEEDS.split(',').map((f) => f.trim()).filter(Boolean) : DEFAULT_NEWS_FEEDS,
+    feeds: env.TRENDS_NEWS_FEEDS
+      ? env.TRENDS_NEWS_FEEDS.split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : DEFAULT_NEWS_FEEDS,
     intervalMs: env.TRENDS_INTERVAL_MINUTES * 60_000,
   };
 }

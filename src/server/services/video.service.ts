@@ -55,11 +55,14 @@ export const PHOTO_QUALITIES = ['images', 'slideshow'] as const;
 export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
 
 /** `?platform=` on our own by-id links, for any platform but the default (old links keep working). */
-export const platformQuery = (platform: string, sep = '?') => (platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`);
+export const platformQuery = (platform: string, sep = '?') =>
+  platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`;
 
 /** A link none of these platforms recognises, naming them. */
 const unsupportedLink = (names: string[]) =>
-  names.length === 1 ? fail('link.unsupported', { variant: 'provide', platforms: names[0] }) : fail('link.unsupported', { variant: 'provide_list', platforms: names.join(', ') });
+  names.length === 1
+    ? fail('link.unsupported', { variant: 'provide', platforms: names[0] })
+    : fail('link.unsupported', { variant: 'provide_list', platforms: names.join(', ') });
 
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
@@ -78,16 +81,32 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     duration: p.duration,
     views: p.views,
     likes: p.likes,
-    downloadOptions: p.options.map((o) => ({ quality: o.quality, codec: o.codec, resolution: size(o.width, o.height), size: o.size, url: link(o.quality) })),
+    downloadOptions: p.options.map((o) => ({
+      quality: o.quality,
+      codec: o.codec,
+      resolution: size(o.width, o.height),
+      size: o.size,
+      url: link(o.quality),
+    })),
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
   if (!p.isPhotoPost) return info;
-  info.images = p.images.map((s, i) => ({ url: `/api/video/image/${p.id}/${i + 1}${q}`, width: s.width, height: s.height }));
+  info.images = p.images.map((s, i) => ({
+    url: `/api/video/image/${p.id}/${i + 1}${q}`,
+    width: s.width,
+    height: s.height,
+  }));
   if (p.images.length) {
     const frame = slideshowFrame(p.images);
     info.downloadOptions = [
       { quality: 'images', resolution: size(p.images[0].width, p.images[0].height), size: null, url: link('images') },
-      { quality: 'slideshow', codec: 'h264', resolution: size(frame.width, frame.height), size: null, url: link('slideshow') },
+      {
+        quality: 'slideshow',
+        codec: 'h264',
+        resolution: size(frame.width, frame.height),
+        size: null,
+        url: link('slideshow'),
+      },
     ];
   }
   return info;
@@ -113,7 +132,9 @@ export function createVideoService(deps: {
   /** No video file to send: a photo post has none, else the platform gave no usable one. */
   const noVideoFile = (video: FetchedVideo) => {
     const platform = platformOf(video).name;
-    return video.video.isPhotoPost ? fail('link.unsupported', { variant: 'photo_post', platform }) : fail('upstream.unavailable', { platform });
+    return video.video.isPhotoPost
+      ? fail('link.unsupported', { variant: 'photo_post', platform })
+      : fail('upstream.unavailable', { platform });
   };
 
   async function resolve(url: string, signal?: AbortSignal): Promise<VideoRef> {
@@ -144,10 +165,13 @@ export function createVideoService(deps: {
     const hit = opts.fresh ? undefined : byId.get(key);
     if (hit) return hit;
     // Not tied to one caller's signal: other callers may share this fetch.
-    const value = deps.platforms.get(ref.platform).fetchVideo(ref).then((v) => {
-      notify(v);
-      return v;
-    });
+    const value = deps.platforms
+      .get(ref.platform)
+      .fetchVideo(ref)
+      .then((v) => {
+        notify(v);
+        return v;
+      });
     byId.set(key, value);
     value.catch(() => {
       if (byId.peek(key) === value) byId.delete(key);
@@ -243,7 +267,12 @@ export function createVideoService(deps: {
       return res.text(2 * 1024 * 1024);
     },
     /** Inline preview: the lightest muxed option of a video by id, Range passed through. */
-    async openPreview(id: string, range: string | undefined, signal?: AbortSignal, platform = DEFAULT_PLATFORM): Promise<OpenedVideoMedia> {
+    async openPreview(
+      id: string,
+      range: string | undefined,
+      signal?: AbortSignal,
+      platform = DEFAULT_PLATFORM,
+    ): Promise<OpenedVideoMedia> {
       const video = await this.byId(id, signal, platform);
       const lightest = video.video.options.at(-1);
       if (!lightest) throw noVideoFile(video);
@@ -253,16 +282,27 @@ export function createVideoService(deps: {
     async openSlide(id: string, n: number, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
       const video = await this.byId(id, signal, platform);
       const slide = video.video.images[n - 1];
-      if (!slide) throw video.video.isPhotoPost ? fail('video.no_slide', { slides: video.video.images.length }) : fail('video.no_slide', { variant: 'not_photo' });
+      if (!slide)
+        throw video.video.isPhotoPost
+          ? fail('video.no_slide', { slides: video.video.images.length })
+          : fail('video.no_slide', { variant: 'not_photo' });
       const res = await platformOf(video).openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
       const length = Number(res.header('content-length'));
-      return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg', contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null, video };
+      return {
+        stream: res.body,
+        contentType: res.header('content-type') ?? 'image/jpeg',
+        contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null,
+        video,
+      };
     },
     /** The cover image stream of a video. */
     async openThumbnail(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
       const video = await this.byId(id, signal, platform);
       if (!video.video.thumbnailUrl) throw fail('video.no_thumbnail');
-      const res = await platformOf(video).openMedia([video.video.thumbnailUrl], video, { signal, maxBytes: 5 * 1024 * 1024 });
+      const res = await platformOf(video).openMedia([video.video.thumbnailUrl], video, {
+        signal,
+        maxBytes: 5 * 1024 * 1024,
+      });
       return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg' };
     },
   };

@@ -37,6 +37,11 @@ export const batchView = z.object({
 });
 export type BatchView = z.infer<typeof batchView>;
 
-export const batchCreated = z.object({ id: z.string(), items: z.array(batchItem.pick({ url: true, status: true, error: true })) });
-export const batchList = z.array(batchView.omit({ items: true }).extend({ total: z.number().int(), done: z.number().int(), failed: z.number().int() }));
+export const batchCreated = z.object({
+  id: z.string(),
+  items: z.array(batchItem.pick({ url: true, status: true, error: true })),
+});
+export const batchList = z.array(
+  batchView.omit({ items: true }).extend({ total: z.number().int(), done: z.number().int(), failed: z.number().int() }),
+);
 export type BatchList = z.infer<typeof batchList>;

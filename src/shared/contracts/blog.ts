@@ -2,7 +2,15 @@
 import { z } from 'zod';
 
 export const BLOG_STATUSES = ['draft', 'published'] as const;
-export const BLOG_LIMITS = { title: 255, excerpt: 500, slug: 255, featuredImage: 500, content: 100_000, tags: 20, tag: 50 } as const;
+export const BLOG_LIMITS = {
+  title: 255,
+  excerpt: 500,
+  slug: 255,
+  featuredImage: 500,
+  content: 100_000,
+  tags: 20,
+  tag: 50,
+} as const;
 
 export function isHttpUrl(value: string): boolean {
   try {
@@ -93,4 +101,6 @@ export const blogPostIdParams = z.object({
   id: z.coerce.number({ error: 'Post id must be a number' }).int('Post id must be a number').min(1).max(2_147_483_647),
 });
 /** `GET /api/blog/public/*`: the slug is the wildcard (slugs may be longer than a named parameter allows). */
-export const blogSlugParams = z.object({ '*': z.string().min(1, 'Post not found').max(BLOG_LIMITS.slug, 'Post not found') });
+export const blogSlugParams = z.object({
+  '*': z.string().min(1, 'Post not found').max(BLOG_LIMITS.slug, 'Post not found'),
+});

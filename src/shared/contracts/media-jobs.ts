@@ -11,7 +11,13 @@ export const mediaJobSchema = z.object({
   /** While queued: 1 = next to run. */
   position: z.number().int().min(1).optional(),
   /** As in the API's error envelope: the catalogue code, its English text and the template's params. */
-  error: z.object({ code: z.string(), message: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()]).optional()).optional() }).optional(),
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      params: z.record(z.string(), z.union([z.string(), z.number()]).optional()).optional(),
+    })
+    .optional(),
 });
 export type MediaJobView = z.infer<typeof mediaJobSchema>;
 

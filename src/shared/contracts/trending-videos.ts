@@ -7,7 +7,15 @@ export type TrendingPlatform = (typeof TRENDING_PLATFORMS)[number];
 export const TRENDING_STATUSES = ['active', 'inactive'] as const;
 /** The downloader's thumbnail endpoint for a TikTok video id (GET /api/video/thumbnail/:id). */
 export const OWN_THUMBNAIL_PATH = /^\/api\/video\/thumbnail\/[0-9]{1,32}$/;
-export const TRENDING_LIMITS = { title: 255, description: 5000, videoUrl: 500, thumbnailUrl: 500, author: 255, tags: 30, tag: 100 } as const;
+export const TRENDING_LIMITS = {
+  title: 255,
+  description: 5000,
+  videoUrl: 500,
+  thumbnailUrl: 500,
+  author: 255,
+  tags: 30,
+  tag: 100,
+} as const;
 
 const count = (label: string) =>
   z
@@ -79,5 +87,9 @@ export const trendingListQuery = z.object({
 export const boostRequest = z.object({ trendingScore: z.unknown().optional() }).loose().nullish();
 
 export const trendingVideoIdParams = z.object({
-  id: z.coerce.number({ error: 'Video id must be a number' }).int('Video id must be a number').min(1).max(2_147_483_647),
+  id: z.coerce
+    .number({ error: 'Video id must be a number' })
+    .int('Video id must be a number')
+    .min(1)
+    .max(2_147_483_647),
 });

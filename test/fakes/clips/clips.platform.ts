@@ -48,9 +48,14 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
       return { platform: 'clips', id, url: canonicalUrl(id) };
     },
     async fetchVideo(ref: VideoRef, signal): Promise<FetchedVideo> {
-      const res = await deps.http.request(`https://api.clips.example/v1/clips/${ref.id}`, { allow: HOSTS, signal, maxBytes: 1_000_000 });
+      const res = await deps.http.request(`https://api.clips.example/v1/clips/${ref.id}`, {
+        allow: HOSTS,
+        signal,
+        maxBytes: 1_000_000,
+      });
       if (res.status === 404) throw (res.body.destroy(), notFound());
-      if (res.status !== 200) throw (res.body.destroy(), new AppError(424, 'upstream.unavailable', 'Clips is not answering right now.'));
+      if (res.status !== 200)
+        throw (res.body.destroy(), new AppError(424, 'upstream.unavailable', 'Clips is not answering right now.'));
       const clip = JSON.parse(await res.text()) as ClipJson;
       return {
         ref,
@@ -66,7 +71,15 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
           duration: clip.seconds,
           views: 0,
           likes: 0,
-          options: clip.files.map((f) => ({ quality: f.label, codec: 'h264' as const, width: f.width, height: f.height, size: f.bytes, bitrate: null, urls: [f.url] })),
+          options: clip.files.map((f) => ({
+            quality: f.label,
+            codec: 'h264' as const,
+            width: f.width,
+            height: f.height,
+            size: f.bytes,
+            bitrate: null,
+            urls: [f.url],
+          })),
           musicUrl: clip.sound,
           musicTitle: null,
           subtitles: clip.captions.map((c) => ({ url: c.url, language: c.lang, format: 'webvtt', source: 'LC' })),
@@ -86,7 +99,9 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
       });
       if (res.status === 200 || res.status === 206) return res;
       res.body.destroy();
-      throw res.status === 404 ? notFound() : new AppError(424, 'upstream.unavailable', 'Clips refused to send this file right now.');
+      throw res.status === 404
+        ? notFound()
+        : new AppError(424, 'upstream.unavailable', 'Clips refused to send this file right now.');
     },
   };
 }

@@ -5,7 +5,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 
-export interface FakeClip { id: string; file: string; cover: string; sound: string | null; vtt: string | null; seconds: number }
+export interface FakeClip {
+  id: string;
+  file: string;
+  cover: string;
+  sound: string | null;
+  vtt: string | null;
+  seconds: number;
+}
 
 export async function startFakeClips() {
   const clips = new Map<string, FakeClip>();
@@ -27,22 +34,29 @@ export async function startFakeClips() {
       tokens.add(token);
       const cdn = (name: string) => `https://cdn.clips.example/${clip.id}/${name}`;
       res.writeHead(200, { 'content-type': 'application/json', 'x-media-token': token });
-      return res.end(JSON.stringify({
-        id: clip.id,
-        caption: `Clip ${clip.id}`,
-        creator: 'clipmaker',
-        seconds: clip.seconds,
-        cover: cdn('cover.jpg'),
-        files: [{ label: 'hd', width: 320, height: 568, bytes: fs.statSync(clip.file).size, url: cdn('video.mp4') }],
-        sound: clip.sound ? cdn('sound.mp3') : null,
-        captions: clip.vtt ? [{ lang: 'eng-US', url: cdn('captions.vtt') }] : [],
-      }));
+      return res.end(
+        JSON.stringify({
+          id: clip.id,
+          caption: `Clip ${clip.id}`,
+          creator: 'clipmaker',
+          seconds: clip.seconds,
+          cover: cdn('cover.jpg'),
+          files: [{ label: 'hd', width: 320, height: 568, bytes: fs.statSync(clip.file).size, url: cdn('video.mp4') }],
+          sound: clip.sound ? cdn('sound.mp3') : null,
+          captions: clip.vtt ? [{ lang: 'eng-US', url: cdn('captions.vtt') }] : [],
+        }),
+      );
     }
     if (host === 'cdn.clips.example') {
-      if (!tokens.has(/^Token (\w+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '')) return res.writeHead(403).end();
+      if (!tokens.has(/^Token (\w+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''))
+        return res.writeHead(403).end();
       const [, id, name] = /^\/(\w+)\/([\w.]+)$/.exec(url.pathname) ?? [];
       const clip = clips.get(id ?? '');
-      const files: Record<string, [string | null | undefined, string]> = { 'video.mp4': [clip?.file, 'video/mp4'], 'cover.jpg': [clip?.cover, 'image/jpeg'], 'sound.mp3': [clip?.sound, 'audio/mpeg'] };
+      const files: Record<string, [string | null | undefined, string]> = {
+        'video.mp4': [clip?.file, 'video/mp4'],
+        'cover.jpg': [clip?.cover, 'image/jpeg'],
+        'sound.mp3': [clip?.sound, 'audio/mpeg'],
+      };
       if (name === 'captions.vtt' && clip?.vtt) return res.writeHead(200, { 'content-type': 'text/vtt' }).end(clip.vtt);
       const [file, type] = files[name ?? ''] ?? [];
       if (!file) return res.writeHead(404).end();

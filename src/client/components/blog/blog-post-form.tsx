@@ -30,15 +30,19 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
 
   const create = useMutation({
     mutationFn: async () => {
-      const res = await apiRequest(editing ? 'PUT' : 'POST', editing ? `/api/blog/posts/${editing.id}` : '/api/blog/posts', {
-        title: form.title,
-        content: form.content,
-        excerpt: form.excerpt,
-        slug: form.slug,
-        status: form.status,
-        featuredImage: form.featuredImage,
-        tags: splitTags(form.tags),
-      });
+      const res = await apiRequest(
+        editing ? 'PUT' : 'POST',
+        editing ? `/api/blog/posts/${editing.id}` : '/api/blog/posts',
+        {
+          title: form.title,
+          content: form.content,
+          excerpt: form.excerpt,
+          slug: form.slug,
+          status: form.status,
+          featuredImage: form.featuredImage,
+          tags: splitTags(form.tags),
+        },
+      );
       return (await res.json()) as BlogPost;
     },
     onSuccess: () => {
@@ -60,7 +64,11 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!form.title.trim() || !form.content.trim()) {
-      toast({ title: 'Missing required fields', description: 'Please fill in title and content', variant: 'destructive' });
+      toast({
+        title: 'Missing required fields',
+        description: 'Please fill in title and content',
+        variant: 'destructive',
+      });
       return;
     }
     create.mutate();
@@ -68,22 +76,56 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
 
   const slugPreview = slugify(form.slug || form.title);
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-labelledby="write-new-post">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      aria-labelledby="write-new-post"
+    >
       <h2 id="write-new-post" className="text-lg font-semibold text-slate-900">
         {editing ? 'Edit Post' : 'Write New Post'}
       </h2>
       <Field label="Title">
-        <input value={form.title} onChange={set('title')} maxLength={BLOG_LIMITS.title} className={inputClass} placeholder="Enter post title" />
+        <input
+          value={form.title}
+          onChange={set('title')}
+          maxLength={BLOG_LIMITS.title}
+          className={inputClass}
+          placeholder="Enter post title"
+        />
       </Field>
       <Field label="Content" hint="Markdown is supported: **bold**, _italic_, # headings, lists and links.">
-        <textarea value={form.content} onChange={set('content')} rows={8} className={inputClass} placeholder="Write your post content..." />
+        <textarea
+          value={form.content}
+          onChange={set('content')}
+          rows={8}
+          className={inputClass}
+          placeholder="Write your post content..."
+        />
       </Field>
       <Field label="Excerpt">
-        <textarea value={form.excerpt} onChange={set('excerpt')} rows={2} maxLength={BLOG_LIMITS.excerpt} className={inputClass} placeholder="Brief description of your post" />
+        <textarea
+          value={form.excerpt}
+          onChange={set('excerpt')}
+          rows={2}
+          maxLength={BLOG_LIMITS.excerpt}
+          className={inputClass}
+          placeholder="Brief description of your post"
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Slug" error={slugError} hint={slugPreview ? `Address: /blog/${slugPreview}` : 'Generated from the title when left blank'}>
-          <input value={form.slug} onChange={set('slug')} maxLength={BLOG_LIMITS.slug} className={inputClass} placeholder="post-url-slug" />
+        <Field
+          label="Slug"
+          error={slugError}
+          hint={slugPreview ? `Address: /blog/${slugPreview}` : 'Generated from the title when left blank'}
+        >
+          <input
+            value={form.slug}
+            onChange={set('slug')}
+            maxLength={BLOG_LIMITS.slug}
+            className={inputClass}
+            placeholder="post-url-slug"
+          />
         </Field>
         <Field label="Status">
           <select value={form.status} onChange={set('status')} className={inputClass}>
@@ -93,17 +135,32 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
         </Field>
       </div>
       <Field label="Featured Image URL">
-        <input type="url" value={form.featuredImage} onChange={set('featuredImage')} maxLength={BLOG_LIMITS.featuredImage} className={inputClass} placeholder="https://example.com/image.jpg" />
+        <input
+          type="url"
+          value={form.featuredImage}
+          onChange={set('featuredImage')}
+          maxLength={BLOG_LIMITS.featuredImage}
+          className={inputClass}
+          placeholder="https://example.com/image.jpg"
+        />
       </Field>
       <Field label="Tags" hint="Separate tags with commas">
         <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="tips, growth, tiktok" />
       </Field>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button type="submit" disabled={create.isPending} className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60 sm:w-auto">
+        <button
+          type="submit"
+          disabled={create.isPending}
+          className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60 sm:w-auto"
+        >
           {create.isPending ? (editing ? 'Saving...' : 'Creating...') : editing ? 'Save Changes' : 'Create Post'}
         </button>
         {editing && (
-          <button type="button" onClick={onDone} className="w-full rounded-md border border-slate-300 px-4 py-2 font-semibold text-slate-700 hover:bg-slate-50 sm:w-auto">
+          <button
+            type="button"
+            onClick={onDone}
+            className="w-full rounded-md border border-slate-300 px-4 py-2 font-semibold text-slate-700 hover:bg-slate-50 sm:w-auto"
+          >
             Cancel
           </button>
         )}

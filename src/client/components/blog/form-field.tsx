@@ -5,7 +5,21 @@ import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode 
 export const inputClass =
   'mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
 
-export function Field({ label, hint, error, children, className = '', id }: { label: string; hint?: ReactNode; error?: string | null; children: ReactNode; className?: string; id?: string }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  className = '',
+  id,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+  className?: string;
+  id?: string;
+}) {
   const autoId = useId();
   const controlId = id ?? autoId;
   const noteId = `${controlId}-note`;
@@ -13,7 +27,11 @@ export function Field({ label, hint, error, children, className = '', id }: { la
   // With an explicit id the caller placed it on the control itself (e.g. an input beside a button).
   const control =
     !id && isValidElement(children)
-      ? cloneElement(children as ReactElement<Record<string, unknown>>, { id: controlId, 'aria-describedby': note ? noteId : undefined, 'aria-invalid': error ? true : undefined })
+      ? cloneElement(children as ReactElement<Record<string, unknown>>, {
+          id: controlId,
+          'aria-describedby': note ? noteId : undefined,
+          'aria-invalid': error ? true : undefined,
+        })
       : children;
   return (
     <div className={className}>

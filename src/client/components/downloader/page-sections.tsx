@@ -29,7 +29,10 @@ export function FeatureChips() {
   return (
     <ul className="flex flex-wrap justify-center gap-2" aria-label="Features">
       {chips.map((c) => (
-        <li key={c} className="inline-flex items-center gap-1 rounded-full bg-white px-3 py-1 text-xs font-medium text-slate-700 shadow-sm ring-1 ring-slate-200">
+        <li
+          key={c}
+          className="inline-flex items-center gap-1 rounded-full bg-white px-3 py-1 text-xs font-medium text-slate-700 shadow-sm ring-1 ring-slate-200"
+        >
           <Check className="h-3.5 w-3.5 text-emerald-500" aria-hidden />
           {c}
         </li>
@@ -40,9 +43,21 @@ export function FeatureChips() {
 
 export function FeatureTiles() {
   const tiles = [
-    { icon: Zap, title: 'Lightning Fast', text: 'Files stream straight to you while they download: no waiting for a server copy.' },
-    { icon: Shield, title: 'No Watermark', text: 'Only the clean files TikTok itself plays are offered, never the watermarked export.' },
-    { icon: Sparkles, title: 'HD Quality', text: 'The best quality that plays with sound on any phone is picked by default.' },
+    {
+      icon: Zap,
+      title: 'Lightning Fast',
+      text: 'Files stream straight to you while they download: no waiting for a server copy.',
+    },
+    {
+      icon: Shield,
+      title: 'No Watermark',
+      text: 'Only the clean files TikTok itself plays are offered, never the watermarked export.',
+    },
+    {
+      icon: Sparkles,
+      title: 'HD Quality',
+      text: 'The best quality that plays with sound on any phone is picked by default.',
+    },
   ];
   return (
     <section aria-label="Why creators use it" className="grid gap-4 sm:grid-cols-3">
@@ -60,7 +75,11 @@ export function FeatureTiles() {
 export function ProgressCard({ progress }: { progress: DownloadProgress }) {
   const percent = progress.total ? Math.min(100, Math.floor((progress.received / progress.total) * 100)) : null;
   return (
-    <section data-testid="download-progress" aria-label="Download progress" className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-slate-200">
+    <section
+      data-testid="download-progress"
+      aria-label="Download progress"
+      className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-slate-200"
+    >
       <div className="flex items-center justify-between text-sm font-semibold text-slate-800">
         <span className="inline-flex items-center gap-2">
           <Download className="h-4 w-4 animate-bounce text-violet-600" aria-hidden />
@@ -68,11 +87,22 @@ export function ProgressCard({ progress }: { progress: DownloadProgress }) {
         </span>
         {percent !== null && <span data-testid="progress-percent">{percent}%</span>}
       </div>
-      <div className="mt-3 h-3 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? undefined}>
-        <div className={`h-full rounded-full bg-gradient-to-r from-pink-500 to-violet-600 transition-all ${percent === null ? 'w-1/3 animate-pulse' : ''}`} style={percent === null ? undefined : { width: `${percent}%` }} />
+      <div
+        className="mt-3 h-3 overflow-hidden rounded-full bg-slate-200"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? undefined}
+      >
+        <div
+          className={`h-full rounded-full bg-gradient-to-r from-pink-500 to-violet-600 transition-all ${percent === null ? 'w-1/3 animate-pulse' : ''}`}
+          style={percent === null ? undefined : { width: `${percent}%` }}
+        />
       </div>
       <div className="mt-2 flex justify-between text-xs text-slate-600">
-        <span data-testid="progress-bytes">{progress.total ? `${mb(progress.received)} of ${mb(progress.total)}` : mb(progress.received)}</span>
+        <span data-testid="progress-bytes">
+          {progress.total ? `${mb(progress.received)} of ${mb(progress.total)}` : mb(progress.received)}
+        </span>
         <span data-testid="progress-speed">{mb(progress.bytesPerSecond)}/s</span>
       </div>
     </section>
@@ -85,16 +115,30 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
   const btn = 'inline-flex items-center gap-1.5 rounded-md border px-3 py-1.5 text-sm disabled:opacity-50';
   if (!confirming) {
     return (
-      <button type="button" onClick={() => setConfirming(true)} disabled={clearing} className={`${btn} border-slate-300 text-slate-700 hover:bg-slate-50`}>
+      <button
+        type="button"
+        onClick={() => setConfirming(true)}
+        disabled={clearing}
+        className={`${btn} border-slate-300 text-slate-700 hover:bg-slate-50`}
+      >
         <Trash2 className="h-4 w-4" aria-hidden />
         Clear History
       </button>
     );
   }
   return (
-    <span role="group" aria-label="Confirm clearing the history" className="flex flex-wrap items-center justify-end gap-2 text-sm text-slate-700">
+    <span
+      role="group"
+      aria-label="Confirm clearing the history"
+      className="flex flex-wrap items-center justify-end gap-2 text-sm text-slate-700"
+    >
       <span>Clear the whole list?</span>
-      <button type="button" autoFocus onClick={() => setConfirming(false)} className={`${btn} border-slate-300 hover:bg-slate-50`}>
+      <button
+        type="button"
+        autoFocus
+        onClick={() => setConfirming(false)}
+        className={`${btn} border-slate-300 hover:bg-slate-50`}
+      >
         Keep
       </button>
       <button
@@ -111,7 +155,15 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
   );
 }
 
-export function RecentDownloads({ items, onClear, clearing }: { items: RecentDownload[]; onClear: () => void; clearing: boolean }) {
+export function RecentDownloads({
+  items,
+  onClear,
+  clearing,
+}: {
+  items: RecentDownload[];
+  onClear: () => void;
+  clearing: boolean;
+}) {
   return (
     <section aria-labelledby="recent-title" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
       <div className="flex items-center justify-between gap-3">
@@ -132,7 +184,8 @@ export function RecentDownloads({ items, onClear, clearing }: { items: RecentDow
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-semibold text-slate-900">{d.title ?? d.url}</p>
                 <p className="truncate text-xs text-slate-600">
-                  {d.author ? `@${d.author}` : ''} {d.views !== null ? `· ${formatNumber(d.views)} views` : ''} {d.quality ? `· ${d.quality.toUpperCase()}` : ''}
+                  {d.author ? `@${d.author}` : ''} {d.views !== null ? `· ${formatNumber(d.views)} views` : ''}{' '}
+                  {d.quality ? `· ${d.quality.toUpperCase()}` : ''}
                 </p>
               </div>
               <span className="flex-none text-xs text-slate-500">{formatAge(d.createdAt)}</span>
@@ -168,16 +221,28 @@ export function UpgradeModal({ open, onClose }: { open: boolean; onClose: () => 
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="upgrade-title" className="fixed inset-0 m-auto h-fit w-[calc(100%-2rem)] max-w-md rounded-2xl p-0 shadow-2xl backdrop:bg-black/50">
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby="upgrade-title"
+      className="fixed inset-0 m-auto h-fit w-[calc(100%-2rem)] max-w-md rounded-2xl p-0 shadow-2xl backdrop:bg-black/50"
+    >
       <div className="relative p-6">
-        <button type="button" onClick={onClose} aria-label="Close" className="absolute right-3 top-3 rounded p-1 text-slate-500 hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close"
+          className="absolute right-3 top-3 rounded p-1 text-slate-500 hover:bg-slate-100"
+        >
           <X className="h-5 w-5" aria-hidden />
         </button>
         <Crown className="h-10 w-10 text-amber-500" aria-hidden />
         <h2 id="upgrade-title" className="mt-3 text-xl font-bold text-slate-900">
           Upgrade to Pro
         </h2>
-        <p className="mt-1 text-sm text-slate-600">You've used your free downloads. Go Pro for ${PRO_PRICE_USD}/month and keep creating.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          You've used your free downloads. Go Pro for ${PRO_PRICE_USD}/month and keep creating.
+        </p>
         <ul className="mt-4 space-y-1.5">
           {PRO_FEATURES.map((f) => (
             <li key={f} className="flex items-center gap-2 text-sm text-slate-700">
@@ -187,10 +252,18 @@ export function UpgradeModal({ open, onClose }: { open: boolean; onClose: () => 
           ))}
         </ul>
         <div className="mt-6 flex flex-col gap-2 sm:flex-row-reverse">
-          <Link href="/subscription" onClick={onClose} className="inline-flex flex-1 items-center justify-center rounded-md bg-gradient-to-r from-amber-400 to-orange-500 px-4 py-2 font-semibold text-white">
+          <Link
+            href="/subscription"
+            onClick={onClose}
+            className="inline-flex flex-1 items-center justify-center rounded-md bg-gradient-to-r from-amber-400 to-orange-500 px-4 py-2 font-semibold text-white"
+          >
             Upgrade Now
           </Link>
-          <button type="button" onClick={onClose} className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-slate-700 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={onClose}
+            className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-slate-700 hover:bg-slate-50"
+          >
             Maybe Later
           </button>
         </div>

@@ -24,7 +24,8 @@ export function PasteFirst() {
   const accountRef = useRef<HTMLDivElement>(null);
 
   const fetchInfo = useMutation({
-    mutationFn: async (link: string) => (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
+    mutationFn: async (link: string) =>
+      (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
     onSuccess: (data) => {
       setInfo(data);
       setAskAccountFor(null);
@@ -57,24 +58,49 @@ export function PasteFirst() {
       toast({ title: 'Download completed', description: 'Your video was saved.' });
     } catch (err) {
       const e = err instanceof DownloadError ? err : null;
-      toast({ title: e?.body?.limitReached ? 'Download Limit Reached' : 'Download failed', description: e?.message || 'Failed to download video', variant: 'destructive' });
+      toast({
+        title: e?.body?.limitReached ? 'Download Limit Reached' : 'Download failed',
+        description: e?.message || 'Failed to download video',
+        variant: 'destructive',
+      });
     }
     await queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
   }
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6 text-left">
-      <UrlForm url={url} onUrlChange={setUrl} onSubmit={(link) => fetchInfo.mutate(link)} pending={fetchInfo.isPending} />
+      <UrlForm
+        url={url}
+        onUrlChange={setUrl}
+        onSubmit={(link) => fetchInfo.mutate(link)}
+        pending={fetchInfo.isPending}
+      />
       <Suspense fallback={null}>
-        {progress ? <ProgressCard progress={progress} /> : info && <VideoCard info={info} downloading={false} onDownload={(quality) => {
-              // Kept now, so a sign-in through an OpenID provider (a full round trip) returns to this card.
-              keepLinkForNextPage(info.url);
-              setAskAccountFor(quality);
-            }} />}
+        {progress ? (
+          <ProgressCard progress={progress} />
+        ) : (
+          info && (
+            <VideoCard
+              info={info}
+              downloading={false}
+              onDownload={(quality) => {
+                // Kept now, so a sign-in through an OpenID provider (a full round trip) returns to this card.
+                keepLinkForNextPage(info.url);
+                setAskAccountFor(quality);
+              }}
+            />
+          )
+        )}
         {askAccountFor && !progress && (
-          <section ref={accountRef} aria-label="Create an account to download" data-testid="download-account" className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-violet-200 sm:p-6">
+          <section
+            ref={accountRef}
+            aria-label="Create an account to download"
+            data-testid="download-account"
+            className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-violet-200 sm:p-6"
+          >
             <p className="mb-3 text-sm text-slate-700">
-              Downloads need a free account (6 downloads included, no card needed). Your download starts as soon as you are in.
+              Downloads need a free account (6 downloads included, no card needed). Your download starts as soon as you
+              are in.
             </p>
             <div className="max-w-sm">
               <AuthForm initialMode="register" headingLevel={2} autoFocus onSignedIn={continueDownload} />

@@ -14,7 +14,13 @@ export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
         {images.map((img, i) => (
           <li key={img.url} className="w-32 shrink-0 snap-start sm:w-36">
             <div className="aspect-[3/4] overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200">
-              <img src={img.url} alt={`Photo ${i + 1} of ${images.length}`} loading="lazy" referrerPolicy="no-referrer" className="h-full w-full object-contain" />
+              <img
+                src={img.url}
+                alt={`Photo ${i + 1} of ${images.length}`}
+                loading="lazy"
+                referrerPolicy="no-referrer"
+                className="h-full w-full object-contain"
+              />
             </div>
             <a
               href={`${img.url}?download=1`}

@@ -7,7 +7,17 @@ import { toast } from '../../hooks/use-toast';
 
 export const INVALID_URL_MESSAGE = 'Please enter a valid TikTok video URL';
 
-export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; onUrlChange: (v: string) => void; onSubmit: (url: string) => void; pending: boolean }) {
+export function UrlForm({
+  url,
+  onUrlChange,
+  onSubmit,
+  pending,
+}: {
+  url: string;
+  onUrlChange: (v: string) => void;
+  onSubmit: (url: string) => void;
+  pending: boolean;
+}) {
   const [submittedInvalid, setSubmittedInvalid] = useState(false);
   const valid = isTikTokLink(url);
   const state: 'empty' | 'valid' | 'invalid' = url.trim() === '' ? 'empty' : valid ? 'valid' : 'invalid';
@@ -42,9 +52,18 @@ export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; 
     }
   }
 
-  const ring = state === 'valid' ? 'border-emerald-500 focus:ring-emerald-200' : showError ? 'border-red-500 focus:ring-red-200' : 'border-slate-300 focus:ring-violet-200';
+  const ring =
+    state === 'valid'
+      ? 'border-emerald-500 focus:ring-emerald-200'
+      : showError
+        ? 'border-red-500 focus:ring-red-200'
+        : 'border-slate-300 focus:ring-violet-200';
   return (
-    <form onSubmit={submit} noValidate className="w-full rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="w-full rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6"
+    >
       <label htmlFor="video-url" className="mb-2 block text-sm font-semibold text-slate-700">
         TikTok video URL
       </label>
@@ -66,9 +85,19 @@ export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; 
             className={`w-full rounded-lg border bg-white py-3 pl-3 pr-20 text-base outline-none focus:ring-4 ${ring}`}
           />
           <div className="absolute inset-y-0 right-2 flex items-center gap-1">
-            {state === 'valid' && <CheckCircle2 data-testid="url-valid" className="h-5 w-5 text-emerald-500" aria-label="Valid URL" />}
-            {showError && <XCircle data-testid="url-invalid" className="h-5 w-5 text-red-500" aria-label="Invalid URL" />}
-            <button type="button" onClick={paste} title="Paste from clipboard" aria-label="Paste from clipboard" className="rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+            {state === 'valid' && (
+              <CheckCircle2 data-testid="url-valid" className="h-5 w-5 text-emerald-500" aria-label="Valid URL" />
+            )}
+            {showError && (
+              <XCircle data-testid="url-invalid" className="h-5 w-5 text-red-500" aria-label="Invalid URL" />
+            )}
+            <button
+              type="button"
+              onClick={paste}
+              title="Paste from clipboard"
+              aria-label="Paste from clipboard"
+              className="rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+            >
               <ClipboardPaste className="h-5 w-5" aria-hidden />
             </button>
           </div>
@@ -78,7 +107,11 @@ export function UrlForm({ url, onUrlChange, onSubmit, pending }: { url: string; 
           disabled={!valid || pending}
           className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-pink-500 to-violet-600 px-6 py-3 font-semibold text-white shadow hover:opacity-95 disabled:cursor-not-allowed disabled:opacity-50"
         >
-          {pending ? <Loader2 className="h-5 w-5 animate-spin" aria-hidden /> : <Search className="h-5 w-5" aria-hidden />}
+          {pending ? (
+            <Loader2 className="h-5 w-5 animate-spin" aria-hidden />
+          ) : (
+            <Search className="h-5 w-5" aria-hidden />
+          )}
           {pending ? 'Fetching...' : 'Fetch Video'}
         </button>
       </div>

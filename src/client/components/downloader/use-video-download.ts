@@ -13,7 +13,11 @@ export interface DownloadProgress {
 }
 
 export class DownloadError extends Error {
-  constructor(message: string, readonly body: Record<string, unknown> | null, readonly status: number) {
+  constructor(
+    message: string,
+    readonly body: Record<string, unknown> | null,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -80,7 +84,8 @@ export function useVideoDownload() {
           setProgress({ received, total, bytesPerSecond: received / seconds });
         }
       }
-      if (total !== null && received !== total) throw new DownloadError('The download was interrupted. Please try again.', null, 0);
+      if (total !== null && received !== total)
+        throw new DownloadError('The download was interrupted. Please try again.', null, 0);
       const seconds = Math.max(0.001, (performance.now() - started) / 1000);
       setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
       const fileName = downloadFileName(new Date(), contentType);

@@ -31,7 +31,11 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
         className="h-full w-full object-contain"
         onCanPlay={() => setLoading(false)}
         onError={() => {
-          toast({ title: 'Video preview failed', description: 'Could not load video preview, but download should still work.', variant: 'destructive' });
+          toast({
+            title: 'Video preview failed',
+            description: 'Could not load video preview, but download should still work.',
+            variant: 'destructive',
+          });
           onClose(true);
         }}
       />
@@ -41,7 +45,12 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
           <span className="sr-only">Loading preview</span>
         </div>
       )}
-      <button type="button" onClick={() => onClose(false)} aria-label="Close preview" className="absolute right-2 top-2 rounded-full bg-black/60 p-1.5 text-white hover:bg-black/80">
+      <button
+        type="button"
+        onClick={() => onClose(false)}
+        aria-label="Close preview"
+        className="absolute right-2 top-2 rounded-full bg-black/60 p-1.5 text-white hover:bg-black/80"
+      >
         <X className="h-5 w-5" aria-hidden />
       </button>
     </div>
@@ -49,12 +58,26 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
 }
 
 /** upgradeToDownload: no downloads left, so each button says so (and the page opens the upgrade modal). */
-export function VideoCard({ info, onDownload, downloading, upgradeToDownload = false }: { info: VideoInfo; onDownload: (quality: string) => void; downloading: boolean; upgradeToDownload?: boolean }) {
+export function VideoCard({
+  info,
+  onDownload,
+  downloading,
+  upgradeToDownload = false,
+}: {
+  info: VideoInfo;
+  onDownload: (quality: string) => void;
+  downloading: boolean;
+  upgradeToDownload?: boolean;
+}) {
   const [previewing, setPreviewing] = useState(false);
 
   function play() {
     if (!info.videoUrl || info.downloadOptions.length === 0) {
-      toast({ title: 'Video preview not available', description: 'This video cannot be previewed, but you can still download it.', variant: 'destructive' });
+      toast({
+        title: 'Video preview not available',
+        description: 'This video cannot be previewed, but you can still download it.',
+        variant: 'destructive',
+      });
       return;
     }
     setPreviewing(true);
@@ -70,7 +93,11 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
   }
 
   return (
-    <section data-testid="video-card" aria-label="Video details" className="overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-slate-200">
+    <section
+      data-testid="video-card"
+      aria-label="Video details"
+      className="overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-slate-200"
+    >
       <div className="grid gap-6 p-4 sm:p-6 md:grid-cols-[240px_1fr]">
         <div className="mx-auto w-full max-w-[240px]">
           {info.mediaType === 'photo' ? (
@@ -84,14 +111,21 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
           ) : previewing ? (
             <Preview info={info} onClose={() => setPreviewing(false)} />
           ) : (
-            <button type="button" onClick={play} aria-label={`Play preview, ${formatDuration(info.duration)}`} className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
+            <button
+              type="button"
+              onClick={play}
+              aria-label={`Play preview, ${formatDuration(info.duration)}`}
+              className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200"
+            >
               <Thumbnail src={info.thumbnail} />
               <span className="absolute inset-0 flex items-center justify-center bg-black/20 group-hover:bg-black/30">
                 <span className="rounded-full bg-white/90 p-3 shadow">
                   <Play className="h-6 w-6 fill-violet-600 text-violet-600" aria-hidden />
                 </span>
               </span>
-              <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">{formatDuration(info.duration)}</span>
+              <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">
+                {formatDuration(info.duration)}
+              </span>
             </button>
           )}
         </div>
@@ -123,13 +157,22 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
           </dl>
           <h3 className="mt-5 text-sm font-semibold text-slate-800">Download options</h3>
           {info.downloadOptions.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-600">{info.mediaType === 'photo' ? 'TikTok shows no photos for this post.' : 'This post has no video file to download.'}</p>
+            <p className="mt-2 text-sm text-slate-600">
+              {info.mediaType === 'photo'
+                ? 'TikTok shows no photos for this post.'
+                : 'This post has no video file to download.'}
+            </p>
           ) : (
             <ul className="mt-2 space-y-2">
               {info.downloadOptions.map((o) => (
-                <li key={o.quality} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 p-3">
+                <li
+                  key={o.quality}
+                  className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 p-3"
+                >
                   <div className="text-sm">
-                    <span className="mr-2 rounded bg-violet-100 px-2 py-0.5 font-bold uppercase text-violet-700">{o.quality}</span>
+                    <span className="mr-2 rounded bg-violet-100 px-2 py-0.5 font-bold uppercase text-violet-700">
+                      {o.quality}
+                    </span>
                     <span className="text-slate-700">{o.resolution}</span>
                     {info.mediaType === 'video' && (
                       <>
@@ -147,17 +190,29 @@ export function VideoCard({ info, onDownload, downloading, upgradeToDownload = f
                     type="button"
                     disabled={downloading}
                     onClick={() => onDownload(o.quality)}
-                    aria-label={upgradeToDownload ? `Upgrade to download ${o.quality.toUpperCase()}` : `Download ${o.quality.toUpperCase()}`}
+                    aria-label={
+                      upgradeToDownload
+                        ? `Upgrade to download ${o.quality.toUpperCase()}`
+                        : `Download ${o.quality.toUpperCase()}`
+                    }
                     className="inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700 disabled:cursor-not-allowed disabled:opacity-50"
                   >
-                    {upgradeToDownload ? <Crown className="h-4 w-4" aria-hidden /> : <Download className="h-4 w-4" aria-hidden />}
+                    {upgradeToDownload ? (
+                      <Crown className="h-4 w-4" aria-hidden />
+                    ) : (
+                      <Download className="h-4 w-4" aria-hidden />
+                    )}
                     {upgradeToDownload ? 'Upgrade to download' : 'Download'}
                   </button>
                 </li>
               ))}
             </ul>
           )}
-          <button type="button" onClick={copyLink} className="mt-4 inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={copyLink}
+            className="mt-4 inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
             <Copy className="h-4 w-4" aria-hidden />
             Copy link
           </button>

@@ -8,14 +8,28 @@ import { ProUpsell, type UpsellInfo } from '../pro-upsell';
  * upsell: a Pro tool. Free users can open the screen by URL (SPEC 2); they see the one calm upsell
  * in place of the form (which could only end in the server's refusal).
  */
-export function ToolPage({ icon, title, subtitle, upsell, children }: { icon: ReactNode; title: string; subtitle: string; upsell?: UpsellInfo; children: ReactNode }) {
+export function ToolPage({
+  icon,
+  title,
+  subtitle,
+  upsell,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  subtitle: string;
+  upsell?: UpsellInfo;
+  children: ReactNode;
+}) {
   const { data } = useSubscriptionStatus();
   const gated = !!upsell && !!data && !data.isProUser;
   return (
     <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:py-12">
         <header className="text-center">
-          <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-2xl bg-gradient-to-br from-violet-600 to-pink-500 text-white shadow-md">{icon}</div>
+          <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-2xl bg-gradient-to-br from-violet-600 to-pink-500 text-white shadow-md">
+            {icon}
+          </div>
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
           <p className="mt-2 text-slate-600">{subtitle}</p>
         </header>

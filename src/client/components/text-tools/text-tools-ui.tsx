@@ -15,7 +15,11 @@ export function CopyButton({ text, label, what }: { text: string; label: string;
       setTimeout(() => setDone(false), 1500);
       toast({ title: 'Copied!', description: `${what} copied to clipboard` });
     } catch {
-      toast({ title: 'Copy failed', description: 'Clipboard access denied: please select the text and copy it manually.', variant: 'destructive' });
+      toast({
+        title: 'Copy failed',
+        description: 'Clipboard access denied: please select the text and copy it manually.',
+        variant: 'destructive',
+      });
     }
   }
   return (
@@ -34,7 +38,10 @@ export function CopyButton({ text, label, what }: { text: string; label: string;
 /** DECISIONS 4: AI text is labelled as a suggestion, with the engine that wrote it. */
 export function SuggestionBadge({ source }: { source: EngineSource }) {
   return (
-    <span data-testid="suggestion-badge" className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200">
+    <span
+      data-testid="suggestion-badge"
+      className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200"
+    >
       <Sparkles className="h-3.5 w-3.5" aria-hidden />
       Suggestion · {source === 'llm' ? 'AI model' : 'built-in engine'}
     </span>

@@ -18,15 +18,33 @@ interface VideoInfo {
   likes: number;
 }
 
-const DEFAULTS = { videoUrl: '', title: '', description: '', platform: 'tiktok', status: 'active', thumbnailUrl: '', author: '', tags: '', viewCount: 0, likeCount: 0 };
+const DEFAULTS = {
+  videoUrl: '',
+  title: '',
+  description: '',
+  platform: 'tiktok',
+  status: 'active',
+  thumbnailUrl: '',
+  author: '',
+  tags: '',
+  viewCount: 0,
+  likeCount: 0,
+};
 
 export function CurateVideoForm({ onClose }: { onClose: () => void }) {
   const [form, setForm] = useState(DEFAULTS);
-  const set = (k: keyof typeof DEFAULTS) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  const fetchFailed = () => toast({ title: 'Could not fetch video info', description: 'Please fill in the details manually', variant: 'destructive' });
+  const set = (k: keyof typeof DEFAULTS) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+  const fetchFailed = () =>
+    toast({
+      title: 'Could not fetch video info',
+      description: 'Please fill in the details manually',
+      variant: 'destructive',
+    });
 
   const fetchInfo = useMutation({
-    mutationFn: async (url: string) => (await (await apiRequest('POST', '/api/video/info', { url })).json()) as VideoInfo,
+    mutationFn: async (url: string) =>
+      (await (await apiRequest('POST', '/api/video/info', { url })).json()) as VideoInfo,
     onSuccess: (info) => {
       setForm((f) => ({
         ...f,
@@ -34,7 +52,8 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
         // The description stays the curator's own words (the title is not repeated into it).
         author: info.author.slice(0, TRENDING_LIMITS.author) || f.author,
         // A CDN address longer than the column allows is left for the person to fill in.
-        thumbnailUrl: info.thumbnail && info.thumbnail.length <= TRENDING_LIMITS.thumbnailUrl ? info.thumbnail : f.thumbnailUrl,
+        thumbnailUrl:
+          info.thumbnail && info.thumbnail.length <= TRENDING_LIMITS.thumbnailUrl ? info.thumbnail : f.thumbnailUrl,
         platform: 'tiktok',
         viewCount: info.views ?? 0,
         likeCount: info.likes ?? 0,
@@ -64,7 +83,12 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
       onClose();
       void queryClient.invalidateQueries({ queryKey: ['/api/trending-videos'] });
     },
-    onError: (err) => toast({ title: 'Error adding video', description: serverMessage(err) ?? 'Failed to add trending video', variant: 'destructive' }),
+    onError: (err) =>
+      toast({
+        title: 'Error adding video',
+        description: serverMessage(err) ?? 'Failed to add trending video',
+        variant: 'destructive',
+      }),
   });
 
   function onFetch() {
@@ -77,36 +101,70 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!form.title.trim() || !form.videoUrl.trim() || !form.platform) {
-      toast({ title: 'Missing required fields', description: 'Please fill in title, video URL, and platform', variant: 'destructive' });
+      toast({
+        title: 'Missing required fields',
+        description: 'Please fill in title, video URL, and platform',
+        variant: 'destructive',
+      });
       return;
     }
     save.mutate();
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="curate-title" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="curate-title"
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+    >
       <h2 id="curate-title" className="text-lg font-semibold text-slate-900">
         Curate Video
       </h2>
       <Field label="Video URL" id="curate-video-url">
         <div className="flex flex-col gap-2 sm:flex-row">
-          <input id="curate-video-url" type="url" value={form.videoUrl} onChange={set('videoUrl')} maxLength={TRENDING_LIMITS.videoUrl} className={inputClass} placeholder="https://www.tiktok.com/@user/video/..." />
+          <input
+            id="curate-video-url"
+            type="url"
+            value={form.videoUrl}
+            onChange={set('videoUrl')}
+            maxLength={TRENDING_LIMITS.videoUrl}
+            className={inputClass}
+            placeholder="https://www.tiktok.com/@user/video/..."
+          />
           <button
             type="button"
             onClick={onFetch}
             disabled={!form.videoUrl.trim() || fetchInfo.isPending}
             className="mt-1 flex shrink-0 items-center justify-center gap-1 rounded-md border border-violet-300 px-3 py-2 text-sm font-medium text-violet-700 hover:bg-violet-50 disabled:cursor-not-allowed disabled:opacity-50"
           >
-            {fetchInfo.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Wand2 className="h-4 w-4" aria-hidden />}
+            {fetchInfo.isPending ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <Wand2 className="h-4 w-4" aria-hidden />
+            )}
             {fetchInfo.isPending ? 'Fetching...' : 'Fetch Info'}
           </button>
         </div>
       </Field>
       <Field label="Title">
-        <input value={form.title} onChange={set('title')} maxLength={TRENDING_LIMITS.title} className={inputClass} placeholder="Video title" />
+        <input
+          value={form.title}
+          onChange={set('title')}
+          maxLength={TRENDING_LIMITS.title}
+          className={inputClass}
+          placeholder="Video title"
+        />
       </Field>
       <Field label="Description">
-        <textarea value={form.description} onChange={set('description')} rows={3} maxLength={TRENDING_LIMITS.description} className={inputClass} placeholder="What makes it trend?" />
+        <textarea
+          value={form.description}
+          onChange={set('description')}
+          rows={3}
+          maxLength={TRENDING_LIMITS.description}
+          className={inputClass}
+          placeholder="What makes it trend?"
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Platform">
@@ -128,17 +186,35 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
           </select>
         </Field>
         <Field label="Author">
-          <input value={form.author} onChange={set('author')} maxLength={TRENDING_LIMITS.author} className={inputClass} placeholder="Creator name" />
+          <input
+            value={form.author}
+            onChange={set('author')}
+            maxLength={TRENDING_LIMITS.author}
+            className={inputClass}
+            placeholder="Creator name"
+          />
         </Field>
         <Field label="Thumbnail URL">
-          <input type="text" inputMode="url" value={form.thumbnailUrl} onChange={set('thumbnailUrl')} maxLength={TRENDING_LIMITS.thumbnailUrl} className={inputClass} placeholder="https://..." />
+          <input
+            type="text"
+            inputMode="url"
+            value={form.thumbnailUrl}
+            onChange={set('thumbnailUrl')}
+            maxLength={TRENDING_LIMITS.thumbnailUrl}
+            className={inputClass}
+            placeholder="https://..."
+          />
         </Field>
       </div>
       <Field label="Tags" hint="Separate tags with commas">
         <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="dance, challenge, viral" />
       </Field>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button type="submit" disabled={save.isPending} className="rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={save.isPending}
+          className="rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60"
+        >
           {save.isPending ? 'Adding...' : 'Save'}
         </button>
         <button

@@ -16,7 +16,13 @@ const PLATFORM_STYLE: Record<string, string> = {
 
 function VideoThumbnail({ video }: { video: TrendingVideo }) {
   return (
-    <a href={video.videoUrl} target="_blank" rel="noopener noreferrer" aria-label={`Open ${video.title} in a new tab`} className="block aspect-video w-full overflow-hidden rounded-t-xl bg-slate-100">
+    <a
+      href={video.videoUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={`Open ${video.title} in a new tab`}
+      className="block aspect-video w-full overflow-hidden rounded-t-xl bg-slate-100"
+    >
       <Thumbnail src={video.thumbnailUrl} className="transition-transform hover:scale-105" />
     </a>
   );
@@ -25,24 +31,40 @@ function VideoThumbnail({ video }: { video: TrendingVideo }) {
 export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
   const boost = useMutation({
     // SPEC 7 sends the current score plus 1; the server adds exactly 1 once per user whatever it says.
-    mutationFn: () => apiRequest('PATCH', `/api/trending-videos/${video.id}/score`, { trendingScore: video.trendingScore + 1 }),
+    mutationFn: () =>
+      apiRequest('PATCH', `/api/trending-videos/${video.id}/score`, { trendingScore: video.trendingScore + 1 }),
     onSuccess: () => {
       toast({ title: 'Trending score updated' });
       void queryClient.invalidateQueries({ queryKey: ['/api/trending-videos'] });
     },
     onError: (err) => {
-      toast({ title: 'Boost not counted', description: serverMessage(err) ?? 'Failed to update trending score', variant: 'destructive' });
+      toast({
+        title: 'Boost not counted',
+        description: serverMessage(err) ?? 'Failed to update trending score',
+        variant: 'destructive',
+      });
       void queryClient.invalidateQueries({ queryKey: ['/api/trending-videos'] });
     },
   });
   const extraTags = video.tags.length - TRENDING_CARD_TAGS;
   return (
-    <article data-testid="trending-card" className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+    <article
+      data-testid="trending-card"
+      className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
+    >
       <VideoThumbnail video={video} />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-center justify-between gap-2">
-          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${PLATFORM_STYLE[video.platform] ?? 'bg-slate-200 text-slate-800'}`}>{video.platform}</span>
-          <span data-testid="trending-score" className="flex items-center gap-1 text-sm font-semibold text-orange-600" title="Trending score">
+          <span
+            className={`rounded-full px-2 py-0.5 text-xs font-semibold ${PLATFORM_STYLE[video.platform] ?? 'bg-slate-200 text-slate-800'}`}
+          >
+            {video.platform}
+          </span>
+          <span
+            data-testid="trending-score"
+            className="flex items-center gap-1 text-sm font-semibold text-orange-600"
+            title="Trending score"
+          >
             <Flame className="h-4 w-4" aria-hidden />
             {video.trendingScore}
           </span>
@@ -57,7 +79,9 @@ export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
                 #{t}
               </span>
             ))}
-            {extraTags > 0 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">+{extraTags} more</span>}
+            {extraTags > 0 && (
+              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">+{extraTags} more</span>
+            )}
           </div>
         )}
         <div className="flex items-center gap-4 text-sm text-slate-600">

@@ -26,20 +26,35 @@ const NEWS_COLOURS: Record<NewsCategory, string> = {
 };
 
 export function CategoryBadge({ category }: { category: TrendCategory }) {
-  return <span className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${CATEGORY_COLOURS[category] ?? CATEGORY_COLOURS.General}`}>{category}</span>;
+  return (
+    <span
+      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${CATEGORY_COLOURS[category] ?? CATEGORY_COLOURS.General}`}
+    >
+      {category}
+    </span>
+  );
 }
 
 export function NewsBadge({ category }: { category: NewsCategory }) {
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium capitalize ${NEWS_COLOURS[category] ?? NEWS_COLOURS.platform}`}>{category}</span>;
+  return (
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium capitalize ${NEWS_COLOURS[category] ?? NEWS_COLOURS.platform}`}
+    >
+      {category}
+    </span>
+  );
 }
 
-export const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v));
+export const dash = (v: string | number | null | undefined) =>
+  v === null || v === undefined || v === '' ? '—' : String(v);
 export const num = (v: number | null | undefined) => formatNumber(v ?? null);
 
 export function Growth({ value }: { value: number | null }) {
   if (value === null) return <span>—</span>;
   const up = value >= 0;
-  return <span className={`font-semibold ${up ? 'text-emerald-600' : 'text-red-600'}`}>{`${up ? '+' : ''}${value}%`}</span>;
+  return (
+    <span className={`font-semibold ${up ? 'text-emerald-600' : 'text-red-600'}`}>{`${up ? '+' : ''}${value}%`}</span>
+  );
 }
 
 /** "Nov 20, 2026, 12:00 PM UTC" */
@@ -49,19 +64,38 @@ export function formatStamp(iso: string | null): string {
 }
 
 export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return new Date(iso).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
-export function Section(props: { title: string; icon: ReactNode; source: SectionSource; empty: boolean; testId: string; children: ReactNode }) {
+export function Section(props: {
+  title: string;
+  icon: ReactNode;
+  source: SectionSource;
+  empty: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
-    <section data-testid={props.testId} className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
+    <section
+      data-testid={props.testId}
+      className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+    >
       <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         {props.icon}
         {props.title}
       </h2>
-      <div className="mt-3 flex-1">{props.empty ? <p className="py-4 text-sm text-slate-500">No data from any source yet.</p> : props.children}</div>
+      <div className="mt-3 flex-1">
+        {props.empty ? <p className="py-4 text-sm text-slate-500">No data from any source yet.</p> : props.children}
+      </div>
       <p className="mt-3 border-t border-slate-100 pt-2 text-xs text-slate-500">
-        {props.source.source ? `Source: ${props.source.source} · collected ${formatStamp(props.source.collectedAt)}` : 'Source: no current source'}
+        {props.source.source
+          ? `Source: ${props.source.source} · collected ${formatStamp(props.source.collectedAt)}`
+          : 'Source: no current source'}
       </p>
     </section>
   );

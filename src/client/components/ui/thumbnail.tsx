@@ -3,13 +3,34 @@
 import { useState } from 'react';
 import { VideoOff } from 'lucide-react';
 
-export function Thumbnail({ src, className = '', label = 'No thumbnail', compact = false }: { src: string | null | undefined; className?: string; label?: string; compact?: boolean }) {
+export function Thumbnail({
+  src,
+  className = '',
+  label = 'No thumbnail',
+  compact = false,
+}: {
+  src: string | null | undefined;
+  className?: string;
+  label?: string;
+  compact?: boolean;
+}) {
   const [failed, setFailed] = useState<string | null>(null);
   if (src && failed !== src) {
-    return <img src={src} alt="" referrerPolicy="no-referrer" onError={() => setFailed(src)} className={`h-full w-full object-cover ${className}`} />;
+    return (
+      <img
+        src={src}
+        alt=""
+        referrerPolicy="no-referrer"
+        onError={() => setFailed(src)}
+        className={`h-full w-full object-cover ${className}`}
+      />
+    );
   }
   return (
-    <span data-testid="thumbnail-placeholder" className="flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-sm text-slate-500">
+    <span
+      data-testid="thumbnail-placeholder"
+      className="flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-sm text-slate-500"
+    >
       <VideoOff className={compact ? 'h-4 w-4' : 'h-8 w-8'} aria-hidden />
       {!compact && label}
     </span>

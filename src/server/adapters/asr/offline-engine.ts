@@ -18,7 +18,8 @@ export interface OfflineEngineConfig {
   timeoutMs: number;
 }
 
-export const INSTALL_HINT = 'install pocketsphinx and pocketsphinx-en-us (apt-get install -y pocketsphinx pocketsphinx-en-us)';
+export const INSTALL_HINT =
+  'install pocketsphinx and pocketsphinx-en-us (apt-get install -y pocketsphinx pocketsphinx-en-us)';
 
 export function createOfflineEngine(cfg: OfflineEngineConfig): TranscriptionEngine {
   const hmm = path.join(cfg.modelDir, 'en-us');
@@ -53,12 +54,26 @@ export function createOfflineEngine(cfg: OfflineEngineConfig): TranscriptionEngi
       await runProcess(
         bin,
         [
-          '-hmm', hmm, '-lm', lm, '-dict', dict,
-          '-adcin', 'yes', '-adchdr', '44',
-          '-cepdir', input.workDir, '-cepext', '.wav',
-          '-ctl', path.join(input.workDir, 'speech.ctl'),
-          '-hypseg', hypseg,
-          '-logfn', '/dev/null',
+          '-hmm',
+          hmm,
+          '-lm',
+          lm,
+          '-dict',
+          dict,
+          '-adcin',
+          'yes',
+          '-adchdr',
+          '44',
+          '-cepdir',
+          input.workDir,
+          '-cepext',
+          '.wav',
+          '-ctl',
+          path.join(input.workDir, 'speech.ctl'),
+          '-hypseg',
+          hypseg,
+          '-logfn',
+          '/dev/null',
         ],
         run,
       );

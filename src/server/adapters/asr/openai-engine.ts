@@ -38,12 +38,19 @@ interface VerboseJson {
 export function createOpenAiEngine(
   cfg: OpenAiTranscribeConfig | null,
   prepareUpload: (mediaFile: string, outFile: string, signal?: AbortSignal) => Promise<void>,
-  http: OperatorClient | null = cfg ? createOperatorClient({ endpoint: transcriptionEndpoint(cfg.url), timeoutMs: cfg.timeoutMs, maxBytes: MAX_ANSWER_BYTES }) : null,
+  http: OperatorClient | null = cfg
+    ? createOperatorClient({
+        endpoint: transcriptionEndpoint(cfg.url),
+        timeoutMs: cfg.timeoutMs,
+        maxBytes: MAX_ANSWER_BYTES,
+      })
+    : null,
 ): TranscriptionEngine {
   return {
     id: 'api',
     local: false,
-    unavailableReason: () => (cfg ? null : 'set TRANSCRIBE_API_URL (and TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL) to use a transcription API'),
+    unavailableReason: () =>
+      cfg ? null : 'set TRANSCRIBE_API_URL (and TRANSCRIBE_API_KEY, TRANSCRIBE_MODEL) to use a transcription API',
     async transcribe(input) {
       if (!cfg || !http) return null;
       const upload = path.join(input.workDir, 'upload.mp3');
@@ -53,7 +60,9 @@ export function createOpenAiEngine(
       form.set('model', cfg.model);
       form.set('response_format', 'verbose_json');
       form.append('timestamp_granularities[]', 'segment');
-      const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(cfg.timeoutMs)]) : AbortSignal.timeout(cfg.timeoutMs);
+      const signal = input.signal
+        ? AbortSignal.any([input.signal, AbortSignal.timeout(cfg.timeoutMs)])
+        : AbortSignal.timeout(cfg.timeoutMs);
       let res: OperatorResponse;
       try {
         res = await http.request(transcriptionEndpoint(cfg.url), {
@@ -79,14 +88,16 @@ export function createOpenAiEngine(
         body = JSON.parse(await res.text()) as VerboseJson;
       } catch (err) {
         if (input.signal?.aborted) throw err;
-        if (err instanceof HttpClientError && err.kind === 'too_large') throw fail('transcription.upstream', { variant: 'too_large' });
+        if (err instanceof HttpClientError && err.kind === 'too_large')
+          throw fail('transcription.upstream', { variant: 'too_large' });
         throw fail('transcription.upstream');
       }
       const cues = (body.segments ?? [])
         .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')
         .map((s) => ({ start: s.start!, end: s.end!, text: s.text!.trim() }));
       // A plain-JSON answer without segments: one segment over the whole clip.
-      if (!cues.length && body.text?.trim()) cues.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });
+      if (!cues.length && body.text?.trim())
+        cues.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });
       return { language: languageCode(body.language), cues };
     },
   };

@@ -18,7 +18,11 @@ export function controlEntries(spans: SilenceSpan[]): CtlEntry[] {
   for (const s of spans) {
     for (let t = s.start; t < s.end - 0.05; t += MAX_SPAN_SECONDS - 5) {
       const end = Math.min(s.end, t + MAX_SPAN_SECONDS);
-      out.push({ id: `u${out.length}`, startFrame: Math.floor(t * FRAMES_PER_SECOND), endFrame: Math.ceil(end * FRAMES_PER_SECOND) });
+      out.push({
+        id: `u${out.length}`,
+        startFrame: Math.floor(t * FRAMES_PER_SECOND),
+        endFrame: Math.ceil(end * FRAMES_PER_SECOND),
+      });
       if (end >= s.end) break;
     }
   }

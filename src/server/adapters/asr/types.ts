@@ -40,9 +40,26 @@ export interface TranscriptionEngine {
 }
 
 const LANGUAGE_NAMES: Record<string, string> = {
-  english: 'en', spanish: 'es', french: 'fr', german: 'de', italian: 'it', portuguese: 'pt', dutch: 'nl',
-  russian: 'ru', japanese: 'ja', korean: 'ko', chinese: 'zh', arabic: 'ar', hindi: 'hi', turkish: 'tr',
-  polish: 'pl', indonesian: 'id', vietnamese: 'vi', thai: 'th', ukrainian: 'uk', swedish: 'sv',
+  english: 'en',
+  spanish: 'es',
+  french: 'fr',
+  german: 'de',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+  russian: 'ru',
+  japanese: 'ja',
+  korean: 'ko',
+  chinese: 'zh',
+  arabic: 'ar',
+  hindi: 'hi',
+  turkish: 'tr',
+  polish: 'pl',
+  indonesian: 'id',
+  vietnamese: 'vi',
+  thai: 'th',
+  ukrainian: 'uk',
+  swedish: 'sv',
 };
 
 /** 'eng-US' -> 'en', 'English' -> 'en', 'pt-BR' -> 'pt'; unknown values pass through lowercased. */
@@ -51,6 +68,26 @@ export function languageCode(value: string | undefined | null): string {
   const v = value.trim().toLowerCase();
   if (LANGUAGE_NAMES[v]) return LANGUAGE_NAMES[v];
   const head = v.split(/[-_]/)[0];
-  const iso3: Record<string, string> = { eng: 'en', spa: 'es', fra: 'fr', fre: 'fr', deu: 'de', ger: 'de', ita: 'it', por: 'pt', jpn: 'ja', kor: 'ko', cmn: 'zh', zho: 'zh', rus: 'ru', ara: 'ar', hin: 'hi', ind: 'id', vie: 'vi', tha: 'th', tur: 'tr' };
+  const iso3: Record<string, string> = {
+    eng: 'en',
+    spa: 'es',
+    fra: 'fr',
+    fre: 'fr',
+    deu: 'de',
+    ger: 'de',
+    ita: 'it',
+    por: 'pt',
+    jpn: 'ja',
+    kor: 'ko',
+    cmn: 'zh',
+    zho: 'zh',
+    rus: 'ru',
+    ara: 'ar',
+    hin: 'hi',
+    ind: 'id',
+    vie: 'vi',
+    tha: 'th',
+    tur: 'tr',
+  };
   return iso3[head] ?? head;
 }

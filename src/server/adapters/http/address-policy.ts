@@ -9,7 +9,10 @@ export type HostPattern = string;
 
 /** Lower-cased hostname without a trailing dot and without IPv6 brackets. */
 export function normaliseHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 export function hostMatches(host: string, pattern: HostPattern): boolean {

@@ -40,7 +40,10 @@ export function createBulkPool() {
     /** A new connection whose reads follow `handler` (set it per request). */
     open(key: string, connect: (onread: ReadHandler) => net.Socket, handler: ReadHandler): PooledConnection {
       const conn = { key, handler } as Kept;
-      conn.socket = connect({ buffer: () => conn.handler.buffer(), callback: (n, buf) => conn.handler.callback(n, buf) });
+      conn.socket = connect({
+        buffer: () => conn.handler.buffer(),
+        callback: (n, buf) => conn.handler.callback(n, buf),
+      });
       conn.socket.once('close', () => remove(conn));
       return conn;
     },

@@ -61,7 +61,9 @@ export function bulkGet(input: BulkGetInput): Promise<UpstreamResponse> {
   const kept = input.pool?.take(key);
   if (!kept) return attempt(input, key, null);
   // A site may close a kept connection just as we reuse it: then the GET is repeated on a new one.
-  return attempt(input, key, kept).catch((err) => (err instanceof StaleConnection ? attempt(input, key, null) : Promise.reject(err)));
+  return attempt(input, key, kept).catch((err) =>
+    err instanceof StaleConnection ? attempt(input, key, null) : Promise.reject(err),
+  );
 }
 
 class StaleConnection extends Error {}
@@ -87,7 +89,11 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
       if (!settled) {
         settled = true;
         // Nothing came back on a reused connection: the site had closed it, not refused us.
-        reject(kept && head?.length === 0 && !signal?.aborted && !(err instanceof HttpClientError && err.kind === 'timeout') ? new StaleConnection() : err);
+        reject(
+          kept && head?.length === 0 && !signal?.aborted && !(err instanceof HttpClientError && err.kind === 'timeout')
+            ? new StaleConnection()
+            : err,
+        );
       } else body?.destroy(err);
       socket.destroy();
       lease.retire();
@@ -134,7 +140,11 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
           return false;
         }
         expected = parsed.status === 204 || parsed.status === 304 ? 0 : parsed.length;
-        reusable = !!pool && expected !== null && parsed.version === '1.1' && !/\bclose\b/i.test(String(parsed.headers.connection ?? ''));
+        reusable =
+          !!pool &&
+          expected !== null &&
+          parsed.version === '1.1' &&
+          !/\bclose\b/i.test(String(parsed.headers.connection ?? ''));
         body = new Readable({
           highWaterMark: 128 * 1024,
           read: () => {
@@ -189,9 +199,18 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
     }
 
     const connect = (handler: ReadHandler): net.Socket => {
-      const options = { host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port) || (target.protocol === 'https:' ? 443 : 80), lookup: input.lookup, onread: handler };
+      const options = {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
+        lookup: input.lookup,
+        onread: handler,
+      };
       return target.protocol === 'https:'
-        ? tls.connect({ ...options, servername: net.isIP(options.host) ? undefined : options.host, ALPNProtocols: ['http/1.1'] })
+        ? tls.connect({
+            ...options,
+            servername: net.isIP(options.host) ? undefined : options.host,
+            ALPNProtocols: ['http/1.1'],
+          })
         : net.connect(options);
     };
     let conn: PooledConnection | null = kept;
@@ -206,13 +225,17 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
 
     const connectTimer = kept ? undefined : setTimeout(() => fail(tooSlow()), input.connectTimeoutMs);
     const headTimer = setTimeout(() => fail(tooSlow()), input.connectTimeoutMs + input.headersTimeoutMs);
-    if (!kept) socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    if (!kept)
+      socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     const onTimeout = () => {
       if (!waiting) return fail(tooSlow());
       // The reader, not the site, is idle. A slow reader still asks for more now and then; one that
       // asks for nothing for STALL_FACTOR idle periods is gone (or hostile): free the connection.
       idleWhileWaiting = true;
-      stallTimer = setTimeout(() => fail(new HttpClientError('timeout', 'stalled')), input.idleTimeoutMs * (STALL_FACTOR - 1));
+      stallTimer = setTimeout(
+        () => fail(new HttpClientError('timeout', 'stalled')),
+        input.idleTimeoutMs * (STALL_FACTOR - 1),
+      );
     };
     const onError = (err: Error) => fail(err);
     const onClose = () => {
@@ -231,7 +254,11 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
     socket.on('timeout', onTimeout).on('error', onError).on('close', onClose);
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const lines = [`GET ${input.path} HTTP/1.1`, `host: ${input.host}`, ...Object.entries(input.headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `GET ${input.path} HTTP/1.1`,
+      `host: ${input.host}`,
+      ...Object.entries(input.headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (!pool) lines.push('connection: close');
     socket.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
     if (kept) socket._read(0); // an idle connection may have stopped reading
@@ -239,7 +266,12 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
 }
 
 /** Status line and header fields; set-cookie stays a list, other repeats are joined. */
-export function parseHead(raw: Buffer): { status: number; version: string; headers: Record<string, string | string[] | undefined>; length: number | null } {
+export function parseHead(raw: Buffer): {
+  status: number;
+  version: string;
+  headers: Record<string, string | string[] | undefined>;
+  length: number | null;
+} {
   const [statusLine, ...fields] = raw.toString('latin1').split('\r\n');
   const m = /^HTTP\/(1\.[01]) (\d{3})(?: .*)?$/.exec(statusLine);
   if (!m) throw broken();

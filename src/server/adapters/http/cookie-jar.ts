@@ -58,6 +58,7 @@ export class CookieJar {
  * else Expires, else never (a session cookie). tough-cookie's own reads use the wall clock.
  */
 function expiresAt(c: Cookie): number {
-  if (typeof c.maxAge === 'number') return c.maxAge <= 0 ? -Infinity : (c.creation instanceof Date ? c.creation.getTime() : 0) + c.maxAge * 1000;
+  if (typeof c.maxAge === 'number')
+    return c.maxAge <= 0 ? -Infinity : (c.creation instanceof Date ? c.creation.getTime() : 0) + c.maxAge * 1000;
   return c.expires instanceof Date ? c.expires.getTime() : Infinity;
 }

@@ -37,15 +37,29 @@ export interface GuardedFetchOptions {
   lookup?: LookupFn;
 }
 
-export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & { close(): Promise<void> };
+export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  close(): Promise<void>;
+};
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export function createGuardedFetch(o: GuardedFetchOptions): GuardedFetch {
-  const operator = createOperatorClient({ endpoint: o.endpoint, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, hostMap: o.hostMap, lookup: o.lookup });
+  const operator = createOperatorClient({
+    endpoint: o.endpoint,
+    timeoutMs: o.timeoutMs,
+    maxBytes: o.maxBytes,
+    hostMap: o.hostMap,
+    lookup: o.lookup,
+  });
   const shared = o.publicOrigins
-    ? createHttpClient({ hostMap: { ...o.hostMap }, lookup: o.lookup, connectTimeoutMs: Math.min(10_000, o.timeoutMs), headersTimeoutMs: o.timeoutMs, idleTimeoutMs: o.timeoutMs })
+    ? createHttpClient({
+        hostMap: { ...o.hostMap },
+        lookup: o.lookup,
+        connectTimeoutMs: Math.min(10_000, o.timeoutMs),
+        headersTimeoutMs: o.timeoutMs,
+        idleTimeoutMs: o.timeoutMs,
+      })
     : null;
 
   const guardedFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -65,7 +79,12 @@ export function createGuardedFetch(o: GuardedFetchOptions): GuardedFetch {
     };
     const res =
       shared && url.origin !== operator.origin && o.publicOrigins!().includes(url.origin)
-        ? await shared.request(url, { ...r, allow: [url.hostname], maxRedirects: r.maxRedirects ?? 3, maxBytes: o.maxBytes })
+        ? await shared.request(url, {
+            ...r,
+            allow: [url.hostname],
+            maxRedirects: r.maxRedirects ?? 3,
+            maxBytes: o.maxBytes,
+          })
         : await operator.request(url, r);
     const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(res.status);
     if (noBody) res.body.resume();

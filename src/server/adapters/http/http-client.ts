@@ -95,7 +95,8 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
   const guardedLookup = (hostname: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     resolve(hostname).then(
       (answers) => {
-        if (answers.length === 0) return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
+        if (answers.length === 0)
+          return cb(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
         const bad = answers.find((a) => isPrivateAddress(a.address));
         if (bad) return cb(Object.assign(new Error('private address refused'), { code: 'EPRIVATEADDR' }));
         if (options?.all) cb(null, answers);
@@ -134,7 +135,12 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     if (net.isIP(host) && isPrivateAddress(host) && !mapTarget(url)) throw blocked('private');
   }
 
-  async function send(url: URL, o: RequestOptions, method: string, body: RequestOptions['body']): Promise<UpstreamResponse> {
+  async function send(
+    url: URL,
+    o: RequestOptions,
+    method: string,
+    body: RequestOptions['body'],
+  ): Promise<UpstreamResponse> {
     const target = mapTarget(url);
     const direct = target !== null || trustedOrigin !== undefined;
     const headers: Record<string, string> = { ...o.headers };
@@ -219,7 +225,13 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     /** GET a page and read it whole, refusing bodies above `limit` bytes. */
     async getText(url: string | URL, o: RequestOptions & { limit?: number }) {
       const res = await request(url, o);
-      return { status: res.status, url: res.url, headers: res.headers, redirects: res.redirects, text: await res.text(o.limit) };
+      return {
+        status: res.status,
+        url: res.url,
+        headers: res.headers,
+        redirects: res.redirects,
+        text: await res.text(o.limit),
+      };
     },
     async close() {
       bulkPool.close();

@@ -3,7 +3,12 @@
 import { AppError, catalogued } from '../../errors.js';
 import type { ErrorCode, ErrorParams } from '../../../shared/error-messages.js';
 
-const CODES = { blocked: 'upstream.blocked', too_large: 'upstream.too_large', timeout: 'upstream.timeout', unavailable: 'upstream.unavailable' } as const;
+const CODES = {
+  blocked: 'upstream.blocked',
+  too_large: 'upstream.too_large',
+  timeout: 'upstream.timeout',
+  unavailable: 'upstream.unavailable',
+} as const;
 export type HttpErrorKind = keyof typeof CODES;
 
 type Variant<C extends ErrorCode> = Extract<ErrorParams<C>, { variant: string }>['variant'];

@@ -23,7 +23,9 @@ export interface HttpResponse {
   release(chunk: Buffer): void;
 }
 
-export function blocked(variant?: Extract<ConstructorParameters<typeof HttpClientError>, ['blocked', ...unknown[]]>[1]) {
+export function blocked(
+  variant?: Extract<ConstructorParameters<typeof HttpClientError>, ['blocked', ...unknown[]]>[1],
+) {
   return new HttpClientError('blocked', variant);
 }
 
@@ -38,7 +40,12 @@ export function translate(err: unknown, signal?: AbortSignal): Error {
   return new HttpClientError('unavailable', 'unreachable');
 }
 
-export function wrap(res: UpstreamResponse, url: string, redirects: string[], o: { maxBytes?: number; signal?: AbortSignal }): HttpResponse {
+export function wrap(
+  res: UpstreamResponse,
+  url: string,
+  redirects: string[],
+  o: { maxBytes?: number; signal?: AbortSignal },
+): HttpResponse {
   let body: Readable = res.body;
   if (o.maxBytes !== undefined) {
     // pipeline (not pipe) so an upstream error or disconnect reaches the consumer too.

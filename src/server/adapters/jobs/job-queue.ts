@@ -39,9 +39,23 @@ export interface JobStatus {
 /** How often a running cancellable handler looks whether another node cancelled its job. */
 const CANCEL_POLL_MS = 1000;
 
-export function createJobQueue(opts: { connection: JobsConnection; logger: Logger; pollingIntervalSeconds?: number; maintenanceSeconds?: number }) {
-  const connection = 'connectionString' in opts.connection ? { connectionString: opts.connection.connectionString, max: 4 } : { db: { executeSql: opts.connection.executeSql } };
-  const boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: true, supervise: true, maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60 } as PgBoss.ConstructorOptions);
+export function createJobQueue(opts: {
+  connection: JobsConnection;
+  logger: Logger;
+  pollingIntervalSeconds?: number;
+  maintenanceSeconds?: number;
+}) {
+  const connection =
+    'connectionString' in opts.connection
+      ? { connectionString: opts.connection.connectionString, max: 4 }
+      : { db: { executeSql: opts.connection.executeSql } };
+  const boss = new PgBoss({
+    ...connection,
+    schema: 'pgboss',
+    schedule: true,
+    supervise: true,
+    maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
+  } as PgBoss.ConstructorOptions);
   boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
@@ -52,7 +66,8 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
   const wake = (name: string) => workersOf.get(name)?.forEach((id) => boss.notifyWorker(id));
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
-  const sql = async <T,>(text: string, values: unknown[]): Promise<T[]> => ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
+  const sql = async <T>(text: string, values: unknown[]): Promise<T[]> =>
+    ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
   const stateOf = async (name: string, id: string) =>
     (await sql<{ state: JobState }>('SELECT state FROM pgboss.job WHERE name = $1 AND id = $2', [name, id]))[0]?.state;
 
@@ -62,7 +77,14 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
     },
     /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
     async define(q: QueueDefinition) {
-      const options = { name: q.name, policy: q.policy ?? 'standard', retryLimit: q.retryLimit ?? 0, retryDelay: q.retryDelaySeconds ?? 10, retryBackoff: true, expireInSeconds: q.expireInSeconds ?? 15 * 60 };
+      const options = {
+        name: q.name,
+        policy: q.policy ?? 'standard',
+        retryLimit: q.retryLimit ?? 0,
+        retryDelay: q.retryDelaySeconds ?? 10,
+        retryBackoff: true,
+        expireInSeconds: q.expireInSeconds ?? 15 * 60,
+      };
       await boss.createQueue(q.name, options);
       await boss.updateQueue(q.name, options);
     },
@@ -71,34 +93,57 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
       const workers = Math.max(1, q.concurrency ?? 1);
       for (let i = 0; i < workers; i++) {
         let self = '';
-        self = await boss.work<Record<string, unknown>>(q.name, { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true }, async ([job]) => {
-          const own = new AbortController();
-          running.set(job.id, own);
-          // Another node's cancel() reaches this handler within a poll.
-          const watch = q.cancellable
-            ? setInterval(() => void stateOf(q.name, job.id).then((s) => s === 'cancelled' && own.abort(), () => undefined), CANCEL_POLL_MS)
-            : undefined;
-          try {
-            const signal = AbortSignal.any([stopping.signal, own.signal]);
-            return await handler({ id: job.id, data: job.data ?? {}, signal, willRetry: job.retryCount < job.retryLimit });
-          } finally {
-            clearInterval(watch);
-            running.delete(job.id);
-            boss.notifyWorker(self); // fetch the next job now, not after the interval
-          }
-        });
+        self = await boss.work<Record<string, unknown>>(
+          q.name,
+          { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true },
+          async ([job]) => {
+            const own = new AbortController();
+            running.set(job.id, own);
+            // Another node's cancel() reaches this handler within a poll.
+            const watch = q.cancellable
+              ? setInterval(
+                  () =>
+                    void stateOf(q.name, job.id).then(
+                      (s) => s === 'cancelled' && own.abort(),
+                      () => undefined,
+                    ),
+                  CANCEL_POLL_MS,
+                )
+              : undefined;
+            try {
+              const signal = AbortSignal.any([stopping.signal, own.signal]);
+              return await handler({
+                id: job.id,
+                data: job.data ?? {},
+                signal,
+                willRetry: job.retryCount < job.retryLimit,
+              });
+            } finally {
+              clearInterval(watch);
+              running.delete(job.id);
+              boss.notifyWorker(self); // fetch the next job now, not after the interval
+            }
+          },
+        );
         workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), self]);
       }
     },
     /** Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. */
-    async send(name: string, data: Record<string, unknown> = {}, options: { priority?: number; singletonKey?: string } = {}) {
+    async send(
+      name: string,
+      data: Record<string, unknown> = {},
+      options: { priority?: number; singletonKey?: string } = {},
+    ) {
       const id = await boss.send(name, data, options);
       wake(name);
       return id;
     },
     /** The open (waiting or running) job of a singleton key, if any. */
     async openJob(name: string, singletonKey: string): Promise<string | undefined> {
-      const rows = await sql<{ id: string }>("SELECT id FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' ORDER BY created_on DESC LIMIT 1", [name, singletonKey]);
+      const rows = await sql<{ id: string }>(
+        "SELECT id FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' ORDER BY created_on DESC LIMIT 1",
+        [name, singletonKey],
+      );
       return rows[0]?.id;
     },
     /** Open jobs of the queue, and how many of them carry `data.owner = owner`. */
@@ -119,11 +164,19 @@ export function createJobQueue(opts: { connection: JobsConnection; logger: Logge
         [name, id],
       );
       if (!row) return null;
-      return { state: row.state, data: row.data ?? {}, output: row.output ?? null, ...(row.position !== null ? { position: Number(row.position) } : {}) };
+      return {
+        state: row.state,
+        data: row.data ?? {},
+        output: row.output ?? null,
+        ...(row.position !== null ? { position: Number(row.position) } : {}),
+      };
     },
     /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
     async keep(name: string, id: string) {
-      await sql(`UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || '{"keep":true}'::jsonb WHERE name = $1 AND id = $2`, [name, id]);
+      await sql(
+        `UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || '{"keep":true}'::jsonb WHERE name = $1 AND id = $2`,
+        [name, id],
+      );
     },
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {

@@ -45,7 +45,11 @@ export function chatCompletionsUrl(baseUrl: string): string {
 
 export function createOpenAiChatClient(
   config: LlmConfig,
-  http: OperatorClient = createOperatorClient({ endpoint: config.baseUrl, timeoutMs: config.timeoutMs, maxBytes: MAX_RESPONSE_BYTES }),
+  http: OperatorClient = createOperatorClient({
+    endpoint: config.baseUrl,
+    timeoutMs: config.timeoutMs,
+    maxBytes: MAX_RESPONSE_BYTES,
+  }),
 ): LlmClient {
   const endpoint = chatCompletionsUrl(config.baseUrl);
 
@@ -53,14 +57,19 @@ export function createOpenAiChatClient(
     try {
       const res = await http.request(endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${config.apiKey}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${config.apiKey}`,
+        },
         body: JSON.stringify(body),
         signal,
       });
       return { status: res.status, text: await res.text() };
     } catch (err) {
       if (signal.aborted) throw new LlmError('timeout', `no answer within ${config.timeoutMs} ms`);
-      if (err instanceof HttpClientError && err.kind === 'too_large') throw new LlmError('malformed', 'response too large');
+      if (err instanceof HttpClientError && err.kind === 'too_large')
+        throw new LlmError('malformed', 'response too large');
       throw new LlmError('network', err instanceof Error ? err.message : 'request failed');
     }
   }
@@ -74,7 +83,10 @@ export function createOpenAiChatClient(
         { role: 'system', content: system },
         { role: 'user', content: user },
       ];
-      let answer = await post({ model: config.model, messages, response_format: { type: 'json_object' }, stream: false }, signal);
+      let answer = await post(
+        { model: config.model, messages, response_format: { type: 'json_object' }, stream: false },
+        signal,
+      );
       // Some servers (LM Studio, older vLLM) refuse JSON mode with a 400: ask again without it;
       // the prompt still asks for JSON only and the answer is validated the same way.
       if ((answer.status === 400 || answer.status === 422) && /response_format|json_object/i.test(answer.text)) {
@@ -97,7 +109,8 @@ export function parseCompletion(body: string): unknown {
   const choice = (data as { choices?: Array<Record<string, unknown>> })?.choices?.[0];
   if (!choice || typeof choice !== 'object') throw new LlmError('malformed', 'no choices in response');
   const message = (choice.message ?? {}) as { content?: unknown; refusal?: unknown };
-  if (typeof message.refusal === 'string' && message.refusal.trim() !== '') throw new LlmError('refusal', 'model refused');
+  if (typeof message.refusal === 'string' && message.refusal.trim() !== '')
+    throw new LlmError('refusal', 'model refused');
   if (choice.finish_reason === 'content_filter') throw new LlmError('refusal', 'content filtered');
   const content = contentText(message.content);
   if (!content) throw new LlmError('malformed', 'empty message content');

@@ -42,14 +42,17 @@ function fromNpm(pkg: string): string | null {
 
 function locate(name: 'ffmpeg' | 'ffprobe', explicit: string | undefined, npmPkg: string, envPath?: string): Binary {
   if (explicit) {
-    if (!isExecutable(explicit)) throw new Error(`${name.toUpperCase()}_PATH points to ${explicit}, which is not an executable file`);
+    if (!isExecutable(explicit))
+      throw new Error(`${name.toUpperCase()}_PATH points to ${explicit}, which is not an executable file`);
     return { path: explicit, source: 'env' };
   }
   const system = whichSync(name, envPath);
   if (system) return { path: system, source: 'system' };
   const npm = fromNpm(npmPkg);
   if (npm) return { path: npm, source: 'npm' };
-  throw new Error(`${name} was not found: install it (apt-get install -y ffmpeg), set ${name.toUpperCase()}_PATH, or run npm ci to get ${npmPkg}`);
+  throw new Error(
+    `${name} was not found: install it (apt-get install -y ffmpeg), set ${name.toUpperCase()}_PATH, or run npm ci to get ${npmPkg}`,
+  );
 }
 
 export function locateFfmpeg(explicit?: string, envPath?: string): Binary {

@@ -12,15 +12,31 @@ const base = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-xerror', '-y']
  */
 export function mp3Args(input: string, output: string, opts: { bitrate?: string; maxSeconds?: number } = {}): string[] {
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'info', '-nostats', '-progress', 'pipe:1', '-xerror', '-y',
-    '-i', input,
-    '-vn', '-sn', '-dn',
-    '-map', '0:a:0',
-    '-c:a', 'libmp3lame',
-    '-b:a', opts.bitrate ?? MP3_BITRATE,
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'info',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-xerror',
+    '-y',
+    '-i',
+    input,
+    '-vn',
+    '-sn',
+    '-dn',
+    '-map',
+    '0:a:0',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    opts.bitrate ?? MP3_BITRATE,
     ...(opts.maxSeconds ? ['-t', String(opts.maxSeconds)] : []),
-    '-map_metadata', '-1',
-    '-f', 'mp3',
+    '-map_metadata',
+    '-1',
+    '-f',
+    'mp3',
     output,
   ];
 }
@@ -29,24 +45,61 @@ export function mp3Args(input: string, output: string, opts: { bitrate?: string;
  * 16 kHz mono 16-bit WAV for speech engines, with silencedetect printing the pauses on stderr
  * (the research note's batch pipeline: noise -35 dB, minimum silence 0.3 s).
  */
-export function speechWavArgs(input: string, output: string, opts: { noiseDb?: number; minSilence?: number } = {}): string[] {
+export function speechWavArgs(
+  input: string,
+  output: string,
+  opts: { noiseDb?: number; minSilence?: number } = {},
+): string[] {
   const noise = opts.noiseDb ?? -35;
   const d = opts.minSilence ?? 0.3;
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'info', '-xerror', '-y',
-    '-i', input,
-    '-vn', '-map', '0:a:0',
-    '-ac', '1', '-ar', '16000',
-    '-af', `silencedetect=noise=${noise}dB:d=${d}`,
-    '-c:a', 'pcm_s16le', '-bitexact',
-    '-f', 'wav',
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'info',
+    '-xerror',
+    '-y',
+    '-i',
+    input,
+    '-vn',
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    '-af',
+    `silencedetect=noise=${noise}dB:d=${d}`,
+    '-c:a',
+    'pcm_s16le',
+    '-bitexact',
+    '-f',
+    'wav',
     output,
   ];
 }
 
 /** Compressed audio small enough for a transcription API upload (OpenAI's limit is 25 MB). */
 export function apiUploadArgs(input: string, output: string): string[] {
-  return [...base, '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'libmp3lame', '-b:a', '48k', '-f', 'mp3', output];
+  return [
+    ...base,
+    '-i',
+    input,
+    '-vn',
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '48k',
+    '-f',
+    'mp3',
+    output,
+  ];
 }
 
 export function probeArgs(input: string): string[] {
@@ -101,4 +154,5 @@ export function parseProgressTime(stdout: string): number {
 }
 
 /** ffmpeg's error when the input has no audio stream to map. */
-export const NO_AUDIO_STDERR = /matches no streams|does not contain any stream|Output file #0 does not contain any stream/i;
+export const NO_AUDIO_STDERR =
+  /matches no streams|does not contain any stream|Output file #0 does not contain any stream/i;

@@ -20,8 +20,7 @@ export interface MediaProcessorConfig {
 
 export const noAudio = () => fail('media.no_audio');
 
-export const unreadable = () =>
-  fail('media.unreadable');
+export const unreadable = () => fail('media.unreadable');
 
 /** Turns a failed process into the error a person can act on. */
 export function processFailure(err: unknown): unknown {
@@ -59,7 +58,11 @@ export function createMediaProcessor(cfg: MediaProcessorConfig) {
       const limit = AbortSignal.timeout(cfg.timeoutMs);
       const signal = opts.signal ? AbortSignal.any([opts.signal, limit]) : limit;
       try {
-        return await streamToFile(source, file, { maxBytes: cfg.maxInputBytes, expectedBytes: opts.expectedBytes, signal });
+        return await streamToFile(source, file, {
+          maxBytes: cfg.maxInputBytes,
+          expectedBytes: opts.expectedBytes,
+          signal,
+        });
       } catch (err) {
         if (limit.aborted && !opts.signal?.aborted) throw fail('media.timeout', { variant: 'arrival' });
         throw err;

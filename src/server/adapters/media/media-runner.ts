@@ -65,10 +65,12 @@ export function runProcess(bin: string, args: string[], opts: RunOptions): Promi
       clearTimeout(timer);
       clearTimeout(killTimer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (ended) return reject(new ProcessError(`${bin} ${ended === 'timeout' ? 'timed out' : 'was cancelled'}`, ended, stderr));
+      if (ended)
+        return reject(new ProcessError(`${bin} ${ended === 'timeout' ? 'timed out' : 'was cancelled'}`, ended, stderr));
       // Killed by a signal we did not send (OOM killer, an operator): our fault, not the input's.
       if (code === null && sig) return reject(new ProcessError(`${bin} was killed by ${sig}`, 'killed', stderr));
-      if (code !== 0) return reject(new ProcessError(`${bin} exited with ${code}: ${lastLine(stderr)}`, 'exit', stderr));
+      if (code !== 0)
+        return reject(new ProcessError(`${bin} exited with ${code}: ${lastLine(stderr)}`, 'exit', stderr));
       resolve({ code: 0, stdout, stderr });
     });
   });
@@ -92,7 +94,14 @@ export async function probe(ffprobe: string, file: string, opts: RunOptions): Pr
   const { stdout } = await runProcess(ffprobe, probeArgs(file), opts);
   const json = JSON.parse(stdout) as {
     format?: { duration?: string; format_name?: string; bit_rate?: string };
-    streams?: Array<{ codec_type?: string; codec_name?: string; sample_rate?: string; channels?: number; bit_rate?: string; duration?: string }>;
+    streams?: Array<{
+      codec_type?: string;
+      codec_name?: string;
+      sample_rate?: string;
+      channels?: number;
+      bit_rate?: string;
+      duration?: string;
+    }>;
   };
   const streams = json.streams ?? [];
   const a = streams.find((s) => s.codec_type === 'audio');
@@ -102,7 +111,12 @@ export async function probe(ffprobe: string, file: string, opts: RunOptions): Pr
     formatName: json.format?.format_name ?? '',
     bitRate: Number(json.format?.bit_rate ?? 0),
     audio: a
-      ? { codec: a.codec_name ?? '', sampleRate: Number(a.sample_rate ?? 0), channels: a.channels ?? 0, bitRate: Number(a.bit_rate ?? 0) }
+      ? {
+          codec: a.codec_name ?? '',
+          sampleRate: Number(a.sample_rate ?? 0),
+          channels: a.channels ?? 0,
+          bitRate: Number(a.bit_rate ?? 0),
+        }
       : null,
     hasVideo: streams.some((s) => s.codec_type === 'video'),
   };

@@ -6,21 +6,44 @@ import { processFailure, type MediaProcessor } from './media-processor.js';
 
 export function previewClipArgs(input: string, output: string, seconds: number): string[] {
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-xerror', '-y',
-    '-i', input,
-    '-map', '0:v:0', '-map', '0:a:0?',
-    '-t', seconds.toFixed(1),
-    '-c', 'copy',
-    '-map_metadata', '-1',
-    '-movflags', '+faststart',
-    '-f', 'mp4',
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-xerror',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-t',
+    seconds.toFixed(1),
+    '-c',
+    'copy',
+    '-map_metadata',
+    '-1',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
     output,
   ];
 }
 
-export async function cutPreviewClip(media: MediaProcessor, input: string, output: string, seconds: number, signal?: AbortSignal): Promise<number> {
+export async function cutPreviewClip(
+  media: MediaProcessor,
+  input: string,
+  output: string,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<number> {
   try {
-    await runProcess(media.config.ffmpeg, previewClipArgs(input, output, seconds), { timeoutMs: media.config.timeoutMs, signal });
+    await runProcess(media.config.ffmpeg, previewClipArgs(input, output, seconds), {
+      timeoutMs: media.config.timeoutMs,
+      signal,
+    });
   } catch (err) {
     throw processFailure(err);
   }

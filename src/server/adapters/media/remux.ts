@@ -7,22 +7,46 @@ import { processFailure, type MediaProcessor } from './media-processor.js';
 
 export function remuxArgs(video: string, audio: string, output: string): string[] {
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-xerror', '-y',
-    '-i', video,
-    '-i', audio,
-    '-map', '0:v:0', '-map', '1:a:0',
-    '-c', 'copy',
-    '-tag:v', 'hvc1',
-    '-map_metadata', '-1',
-    '-movflags', '+faststart',
-    '-f', 'mp4',
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-xerror',
+    '-y',
+    '-i',
+    video,
+    '-i',
+    audio,
+    '-map',
+    '0:v:0',
+    '-map',
+    '1:a:0',
+    '-c',
+    'copy',
+    '-tag:v',
+    'hvc1',
+    '-map_metadata',
+    '-1',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
     output,
   ];
 }
 
-export async function remuxVideoAndSound(media: MediaProcessor, video: string, audio: string, output: string, signal?: AbortSignal): Promise<number> {
+export async function remuxVideoAndSound(
+  media: MediaProcessor,
+  video: string,
+  audio: string,
+  output: string,
+  signal?: AbortSignal,
+): Promise<number> {
   try {
-    await runProcess(media.config.ffmpeg, remuxArgs(video, audio, output), { timeoutMs: media.config.timeoutMs, signal });
+    await runProcess(media.config.ffmpeg, remuxArgs(video, audio, output), {
+      timeoutMs: media.config.timeoutMs,
+      signal,
+    });
   } catch (err) {
     throw processFailure(err);
   }

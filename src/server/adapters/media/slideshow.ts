@@ -24,23 +24,51 @@ export function slideshowArgs(input: SlideshowInput, output: string): string[] {
   for (const slide of slides) args.push('-loop', '1', '-framerate', '1', '-t', share, '-i', slide);
   if (input.sound) args.push('-i', input.sound);
   else args.push('-f', 'lavfi', '-t', String(input.seconds), '-i', 'anullsrc=r=44100:cl=stereo');
-  const fit = slides.map((_, i) => `[${i}:v]scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p[s${i}]`);
+  const fit = slides.map(
+    (_, i) =>
+      `[${i}:v]scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p[s${i}]`,
+  );
   const joined = `${slides.map((_, i) => `[s${i}]`).join('')}concat=n=${slides.length}:v=1:a=0,fps=${SLIDESHOW_FPS}[v]`;
   args.push(
-    '-filter_complex', [...fit, joined].join(';'),
-    '-map', '[v]', '-map', `${slides.length}:a:0`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-crf', '22', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '128k',
-    '-t', String(input.seconds),
-    '-map_metadata', '-1',
-    '-movflags', '+faststart',
-    '-f', 'mp4',
+    '-filter_complex',
+    [...fit, joined].join(';'),
+    '-map',
+    '[v]',
+    '-map',
+    `${slides.length}:a:0`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-tune',
+    'stillimage',
+    '-crf',
+    '22',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-t',
+    String(input.seconds),
+    '-map_metadata',
+    '-1',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
     output,
   );
   return args;
 }
 
-export async function renderSlideshow(media: MediaProcessor, input: SlideshowInput, output: string, signal?: AbortSignal): Promise<number> {
+export async function renderSlideshow(
+  media: MediaProcessor,
+  input: SlideshowInput,
+  output: string,
+  signal?: AbortSignal,
+): Promise<number> {
   try {
     await runProcess(media.config.ffmpeg, slideshowArgs(input, output), { timeoutMs: media.config.timeoutMs, signal });
   } catch (err) {

@@ -26,7 +26,11 @@ interface Waiting {
   cancel: () => void;
 }
 
-export function createWorkerPool(opts: { concurrency: number; maxQueue: number; retryAfterSeconds?: number }): WorkerPool {
+export function createWorkerPool(opts: {
+  concurrency: number;
+  maxQueue: number;
+  retryAfterSeconds?: number;
+}): WorkerPool {
   const concurrency = Math.max(1, opts.concurrency);
   const ownerShare = Math.max(1, Math.ceil(opts.maxQueue / 2));
   let running = 0;
@@ -62,7 +66,11 @@ export function createWorkerPool(opts: { concurrency: number; maxQueue: number; 
     run<T>(job: () => Promise<T>, signal?: AbortSignal, who: JobOwner = {}): Promise<T> {
       if (signal?.aborted) return Promise.reject(fail('request.aborted'));
       const owner = who.owner ?? '';
-      if (running >= concurrency && (queue.length >= opts.maxQueue || (owner && queue.filter((w) => w.owner === owner).length >= ownerShare))) return Promise.reject(busy());
+      if (
+        running >= concurrency &&
+        (queue.length >= opts.maxQueue || (owner && queue.filter((w) => w.owner === owner).length >= ownerShare))
+      )
+        return Promise.reject(busy());
       return new Promise<T>((resolve, reject) => {
         const entry: Waiting = {
           seq: seq++,

@@ -5,7 +5,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 
-export async function writeZip(entries: Array<{ file: string; name: string }>, output: string, signal?: AbortSignal): Promise<number> {
+export async function writeZip(
+  entries: Array<{ file: string; name: string }>,
+  output: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const zip = new yazl.ZipFile();
   for (const e of entries) zip.addFile(e.file, e.name, { compress: false });
   zip.end();
@@ -17,11 +21,16 @@ export async function writeZip(entries: Array<{ file: string; name: string }>, o
  * A stored ZIP streamed from files opened one after another (a batch's results, wherever the
  * media store keeps them), with its exact size known before the first byte.
  */
-export async function streamZip(entries: Array<{ name: string; size: number; open(): Promise<Readable> }>): Promise<{ stream: Readable; size: number }> {
+export async function streamZip(
+  entries: Array<{ name: string; size: number; open(): Promise<Readable> }>,
+): Promise<{ stream: Readable; size: number }> {
   const zip = new yazl.ZipFile();
   for (const e of entries) {
     zip.addReadStreamLazy(e.name, { compress: false, size: e.size }, (cb) => {
-      e.open().then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
+      e.open().then(
+        (s) => cb(null, s),
+        (err: Error) => cb(err, undefined as never),
+      );
     });
   }
   // yazl reports the final size when every entry's size is known (its typings omit the argument).

@@ -70,7 +70,13 @@ export function otherEndpointOrigins(metadata: Partial<Record<string, unknown>>,
     }
     if (url.origin === issuerOrigin) continue;
     const host = normaliseHost(url.hostname);
-    if (url.protocol !== 'https:' || url.port || url.username || url.password || (net.isIP(host) && isPrivateAddress(host)))
+    if (
+      url.protocol !== 'https:' ||
+      url.port ||
+      url.username ||
+      url.password ||
+      (net.isIP(host) && isPrivateAddress(host))
+    )
       throw new Error(
         `OIDC provider: its ${name} (${url.origin}) is refused: an endpoint outside the issuer's origin (${issuerOrigin}) must be https on the default port at a public address`,
       );
@@ -81,7 +87,8 @@ export function otherEndpointOrigins(metadata: Partial<Record<string, unknown>>,
 
 /** openid-client wraps what its fetch throws: surface the guarded client's refusal (clear message, upstream.* code). */
 function guardedCause(err: unknown): unknown {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof HttpClientError) return e;
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof HttpClientError) return e;
   return err;
 }
 

@@ -35,16 +35,38 @@ export function createBillingAdapters(config: Config, http?: HttpClient): Billin
   const client = payPalClientFrom(config);
   if (client) {
     if (!config.PAYPAL_PLAN_ID) {
-      return { provider: null, verifier: null, testCheckout: null, note: 'PAYPAL_PLAN_ID is not set: run `npm run cli -- billing:setup` and set it' };
+      return {
+        provider: null,
+        verifier: null,
+        testCheckout: null,
+        note: 'PAYPAL_PLAN_ID is not set: run `npm run cli -- billing:setup` and set it',
+      };
     }
     const verifier = config.PAYPAL_WEBHOOK_ID
-      ? createWebhookVerifier({ webhookId: config.PAYPAL_WEBHOOK_ID, http, hostMap: config.UPSTREAM_HOST_MAP, certBase: config.PAYPAL_API_BASE })
+      ? createWebhookVerifier({
+          webhookId: config.PAYPAL_WEBHOOK_ID,
+          http,
+          hostMap: config.UPSTREAM_HOST_MAP,
+          certBase: config.PAYPAL_API_BASE,
+        })
       : null;
-    return { provider: client, verifier, testCheckout: null, note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused' };
+    return {
+      provider: client,
+      verifier,
+      testCheckout: null,
+      note: verifier ? undefined : 'PAYPAL_WEBHOOK_ID is not set: webhooks are refused',
+    };
   }
   if (!config.testCheckoutAllowed) {
-    const why = config.isProduction ? '' : ' (the test checkout runs only with a localhost PUBLIC_URL or TEST_CHECKOUT=on)';
-    return { provider: null, verifier: null, testCheckout: null, note: `PayPal is not configured: subscribing is unavailable${why}` };
+    const why = config.isProduction
+      ? ''
+      : ' (the test checkout runs only with a localhost PUBLIC_URL or TEST_CHECKOUT=on)';
+    return {
+      provider: null,
+      verifier: null,
+      testCheckout: null,
+      note: `PayPal is not configured: subscribing is unavailable${why}`,
+    };
   }
   const testCheckout = createTestCheckoutProvider({ dataDir: config.DATA_DIR, publicUrl: config.publicUrl });
   return { provider: testCheckout, verifier: null, testCheckout };

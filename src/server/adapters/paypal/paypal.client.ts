@@ -3,7 +3,12 @@
 // PayPal-Request-Id on every POST, errors kept machine-readable. Base URL from config.
 import crypto from 'node:crypto';
 import { PRO_PRICE_USD } from '../../../shared/constants.js';
-import { createOperatorClient, type OperatorClient, type OperatorRequest, type OperatorResponse } from '../http/operator-client.js';
+import {
+  createOperatorClient,
+  type OperatorClient,
+  type OperatorRequest,
+  type OperatorResponse,
+} from '../http/operator-client.js';
 import { PayPalError, type BillingProvider, type CreateSubscriptionInput, type ProviderSubscription } from './types.js';
 
 export interface PayPalSettings {
@@ -20,7 +25,10 @@ export interface PayPalSettings {
 /** PayPal's answers are a few KB; anything this large is not one. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-export const PAYPAL_API_BASES = { sandbox: 'https://api-m.sandbox.paypal.com', live: 'https://api-m.paypal.com' } as const;
+export const PAYPAL_API_BASES = {
+  sandbox: 'https://api-m.sandbox.paypal.com',
+  live: 'https://api-m.paypal.com',
+} as const;
 
 interface RequestOpts {
   body?: unknown;
@@ -36,7 +44,8 @@ export function createPayPalClient(s: PayPalSettings) {
   let token: { value: string; expiresAt: number } | null = null;
   let pending: Promise<string> | null = null;
 
-  const http = s.http ?? createOperatorClient({ endpoint: base, timeoutMs, maxBytes: MAX_ANSWER_BYTES, hostMap: s.hostMap });
+  const http =
+    s.http ?? createOperatorClient({ endpoint: base, timeoutMs, maxBytes: MAX_ANSWER_BYTES, hostMap: s.hostMap });
 
   /**
    * One exchange, read whole. Transport failures (refused, too large, timeout) become plain errors,
@@ -47,7 +56,10 @@ export function createPayPalClient(s: PayPalSettings) {
       const res = await http.request(base + p, { ...r, signal: AbortSignal.timeout(timeoutMs) });
       return { res, text: await res.text() };
     } catch (err) {
-      throw new Error(`PayPal ${r.method ?? 'GET'} ${p.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `PayPal ${r.method ?? 'GET'} ${p.split('?')[0]} failed: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   }
 
@@ -64,7 +76,13 @@ export function createPayPalClient(s: PayPalSettings) {
     const body = parseOr<Record<string, unknown>>(text, {});
     if (!ok(res.status) || typeof body.access_token !== 'string') {
       // OAuth-style body ({error, error_description}), not the REST envelope.
-      throw new PayPalError(res.status, String(body.error ?? 'TOKEN_FAILED'), undefined, res.header('paypal-debug-id'), `PayPal token request failed (${res.status} ${String(body.error ?? '')})`);
+      throw new PayPalError(
+        res.status,
+        String(body.error ?? 'TOKEN_FAILED'),
+        undefined,
+        res.header('paypal-debug-id'),
+        `PayPal token request failed (${res.status} ${String(body.error ?? '')})`,
+      );
     }
     const ttl = Number(body.expires_in ?? 0);
     // Renew a minute early; very short lifetimes (tests) renew at half-life.
@@ -80,14 +98,22 @@ export function createPayPalClient(s: PayPalSettings) {
     return pending;
   }
 
-  async function request<T>(method: 'GET' | 'POST', p: string, opts: RequestOpts = {}): Promise<{ status: number; body: T }> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    p: string,
+    opts: RequestOpts = {},
+  ): Promise<{ status: number; body: T }> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await getToken();
       const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'application/json' };
       if (opts.body !== undefined) headers['content-type'] = 'application/json';
       if (method === 'POST') headers['paypal-request-id'] = opts.requestId ?? crypto.randomUUID();
       if (opts.prefer) headers.prefer = opts.prefer;
-      const { res, text } = await call(p, { method, headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
+      const { res, text } = await call(p, {
+        method,
+        headers,
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      });
       if (res.status === 401 && attempt === 0) {
         // Token revoked or expired early: drop it, fetch a new one, retry once (same request id).
         if (token?.value === bearer) token = null;
@@ -95,7 +121,12 @@ export function createPayPalClient(s: PayPalSettings) {
       }
       const body = text ? (JSON.parse(text) as T) : (undefined as T);
       if (ok(res.status) || opts.allow?.includes(res.status)) return { status: res.status, body };
-      const err = (body ?? {}) as { name?: string; message?: string; debug_id?: string; details?: Array<{ issue?: string }> };
+      const err = (body ?? {}) as {
+        name?: string;
+        message?: string;
+        debug_id?: string;
+        details?: Array<{ issue?: string }>;
+      };
       throw new PayPalError(
         res.status,
         err.name ?? 'PAYPAL_ERROR',
@@ -132,12 +163,18 @@ export function createPayPalClient(s: PayPalSettings) {
       return body;
     },
     async getSubscription(id: string) {
-      const { status, body } = await request<ProviderSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`, { allow: [404] });
+      const { status, body } = await request<ProviderSubscription>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}`,
+        { allow: [404] },
+      );
       return status === 404 ? null : body;
     },
     async cancelSubscription(id: string, reason: string) {
       try {
-        await request('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, { body: { reason: reason.slice(0, 128) } });
+        await request('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, {
+          body: { reason: reason.slice(0, 128) },
+        });
       } catch (err) {
         // A second cancel is a 422 SUBSCRIPTION_STATUS_INVALID: fine if it is already cancelled.
         if (err instanceof PayPalError && err.status === 422 && err.issue === 'SUBSCRIPTION_STATUS_INVALID') {

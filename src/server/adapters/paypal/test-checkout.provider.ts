@@ -16,7 +16,8 @@ interface TestSub extends ProviderSubscription {
 
 export const TEST_PLAN_ID = 'P-TEST-CHECKOUT-PRO-MONTHLY';
 
-const id = (prefix: string, n = 13) => prefix + crypto.randomBytes(n).toString('base64url').replace(/[-_]/g, '').toUpperCase().slice(0, n);
+const id = (prefix: string, n = 13) =>
+  prefix + crypto.randomBytes(n).toString('base64url').replace(/[-_]/g, '').toUpperCase().slice(0, n);
 
 /** PayPal bills at 10:00 UTC: the next cycle starts one month later at 10:00Z. */
 export function nextMonthAt10(from: Date): string {
@@ -42,7 +43,10 @@ export function createTestCheckoutProvider(opts: { dataDir: string; publicUrl: s
     fs.writeFileSync(tmp, JSON.stringify({ subs: [...subs.values()], requests: [...byRequestId] }));
     fs.renameSync(tmp, file);
   }
-  const stamp = () => now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const stamp = () =>
+    now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
   const view = (s: TestSub): ProviderSubscription => {
     const { return_url: _r, cancel_url: _c, ba_token: _b, token: _t, ...rest } = s;
     return structuredClone(rest);
@@ -81,7 +85,8 @@ export function createTestCheckoutProvider(opts: { dataDir: string; publicUrl: s
       const s = subs.get(subId);
       if (!s) throw new Error('test checkout: unknown subscription');
       if (s.status === 'CANCELLED') return;
-      if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED') throw new Error('test checkout: subscription is not active');
+      if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED')
+        throw new Error('test checkout: subscription is not active');
       s.status = 'CANCELLED';
       s.status_update_time = stamp();
       (s as unknown as Record<string, unknown>).status_change_note = reason.slice(0, 128);

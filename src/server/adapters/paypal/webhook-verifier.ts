@@ -64,7 +64,11 @@ export function isPayPalCertUrl(raw: string): boolean {
   }
 }
 
-export function signedString(h: Required<Pick<WebhookHeaders, 'transmissionId' | 'transmissionTime'>>, webhookId: string, raw: Buffer): string {
+export function signedString(
+  h: Required<Pick<WebhookHeaders, 'transmissionId' | 'transmissionTime'>>,
+  webhookId: string,
+  raw: Buffer,
+): string {
   return `${h.transmissionId}|${h.transmissionTime}|${webhookId}|${zlib.crc32(raw)}`;
 }
 
@@ -77,7 +81,15 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
 
   const certBase = opts.certBase?.replace(/\/$/, '');
   // Built once: a configured base is operator configuration; a paypal.com URL is not, it is checked.
-  const fromBase = certBase ? createOperatorClient({ endpoint: certBase, timeoutMs: CERT_TIMEOUT_MS, maxBytes: MAX_CERT_BYTES, hostMap: opts.hostMap, maxRedirects: 0 }) : null;
+  const fromBase = certBase
+    ? createOperatorClient({
+        endpoint: certBase,
+        timeoutMs: CERT_TIMEOUT_MS,
+        maxBytes: MAX_CERT_BYTES,
+        hostMap: opts.hostMap,
+        maxRedirects: 0,
+      })
+    : null;
   const guarded = fromBase ? null : (opts.http ?? createHttpClient({ hostMap: opts.hostMap }));
 
   async function download(certUrl: string): Promise<crypto.X509Certificate> {
@@ -117,12 +129,20 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
     /** Certificates held in the cache (bounded). */
     cachedCertificates: () => certs.size,
     async verify(h: WebhookHeaders, raw: Buffer): Promise<VerifyResult> {
-      if (!h.transmissionId || !h.transmissionTime || !h.transmissionSig || !h.certUrl) return { ok: false, reason: 'missing signature headers' };
-      if (h.authAlgo && h.authAlgo !== 'SHA256withRSA') return { ok: false, reason: `unsupported algorithm ${h.authAlgo}` };
-      if (!isPayPalCertUrl(h.certUrl)) return { ok: false, reason: 'certificate URL is not a PayPal certificate URL (https://*.paypal.com/v1/notifications/certs/...)' };
-      if (!/^[A-Za-z0-9+/]{64,2048}={0,2}$/.test(h.transmissionSig)) return { ok: false, reason: 'malformed signature' };
+      if (!h.transmissionId || !h.transmissionTime || !h.transmissionSig || !h.certUrl)
+        return { ok: false, reason: 'missing signature headers' };
+      if (h.authAlgo && h.authAlgo !== 'SHA256withRSA')
+        return { ok: false, reason: `unsupported algorithm ${h.authAlgo}` };
+      if (!isPayPalCertUrl(h.certUrl))
+        return {
+          ok: false,
+          reason: 'certificate URL is not a PayPal certificate URL (https://*.paypal.com/v1/notifications/certs/...)',
+        };
+      if (!/^[A-Za-z0-9+/]{64,2048}={0,2}$/.test(h.transmissionSig))
+        return { ok: false, reason: 'malformed signature' };
       const sent = Date.parse(h.transmissionTime);
-      if (!Number.isFinite(sent) || Math.abs(now() - sent) > maxSkew) return { ok: false, reason: 'stale or invalid transmission time' };
+      if (!Number.isFinite(sent) || Math.abs(now() - sent) > maxSkew)
+        return { ok: false, reason: 'stale or invalid transmission time' };
       let cert: crypto.X509Certificate;
       try {
         cert = await certificate(h.certUrl);
@@ -130,10 +150,13 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
         return { ok: false, reason: `certificate unavailable: ${err instanceof Error ? err.message : String(err)}` };
       }
       const t = now();
-      if (Date.parse(cert.validFrom) > t || Date.parse(cert.validTo) < t) return { ok: false, reason: 'certificate expired or not yet valid' };
+      if (Date.parse(cert.validFrom) > t || Date.parse(cert.validTo) < t)
+        return { ok: false, reason: 'certificate expired or not yet valid' };
       const ok = crypto
         .createVerify('RSA-SHA256')
-        .update(signedString({ transmissionId: h.transmissionId, transmissionTime: h.transmissionTime }, opts.webhookId, raw))
+        .update(
+          signedString({ transmissionId: h.transmissionId, transmissionTime: h.transmissionTime }, opts.webhookId, raw),
+        )
         .verify(cert.publicKey, h.transmissionSig, 'base64');
       return ok ? { ok: true } : { ok: false, reason: 'signature mismatch' };
     },

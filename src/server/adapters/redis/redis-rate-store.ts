@@ -6,9 +6,17 @@ import type { Logger } from 'pino';
 import { fail } from '../../errors.js';
 import type { RateLimitStore } from '../../lib/rate-limiter.js';
 
-export function createRedisRateStore(opts: { url: string; prefix: string; logger: Logger }): RateLimitStore & { ready(timeoutMs: number): Promise<void>; close(): Promise<void> } {
+export function createRedisRateStore(opts: {
+  url: string;
+  prefix: string;
+  logger: Logger;
+}): RateLimitStore & { ready(timeoutMs: number): Promise<void>; close(): Promise<void> } {
   // No offline queue: while Redis is away a hit fails at once (503) instead of holding the request.
-  const client = createClient({ url: opts.url, disableOfflineQueue: true, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) } });
+  const client = createClient({
+    url: opts.url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) },
+  });
   client.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'redis error'));
   // Connecting goes on in the background (and again after a drop); hits meanwhile answer 503.
   client.connect().catch(() => undefined);
@@ -28,7 +36,13 @@ export function createRedisRateStore(opts: { url: string; prefix: string; logger
   return {
     async hit(key, windowMs, now) {
       const w = windowKey(key, windowMs, now);
-      const [count] = (await run(() => client.multi().incr(w.name).pExpireAt(w.name, w.resetAt + 1_000).exec())) as unknown as [number, unknown];
+      const [count] = (await run(() =>
+        client
+          .multi()
+          .incr(w.name)
+          .pExpireAt(w.name, w.resetAt + 1_000)
+          .exec(),
+      )) as unknown as [number, unknown];
       return { count: Number(count), resetAt: w.resetAt };
     },
     async reset(key, windowMs, now) {

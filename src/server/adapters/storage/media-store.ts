@@ -103,7 +103,12 @@ export const S3_TIMEOUT_MS = 60_000;
  * Uploads are not capped here: their bytes are our own file, whose size we send.
  */
 export function createS3Fetch(cfg: Pick<S3Config, 'endpoint' | 'hostMap'>): typeof fetch {
-  return createGuardedFetch({ endpoint: cfg.endpoint, timeoutMs: S3_TIMEOUT_MS, maxBytes: S3_MAX_OBJECT_BYTES, hostMap: cfg.hostMap }) as typeof fetch;
+  return createGuardedFetch({
+    endpoint: cfg.endpoint,
+    timeoutMs: S3_TIMEOUT_MS,
+    maxBytes: S3_MAX_OBJECT_BYTES,
+    hostMap: cfg.hostMap,
+  }) as typeof fetch;
 }
 
 async function sha256OfFile(file: string): Promise<string> {
@@ -119,7 +124,12 @@ async function discard(res: Response): Promise<void> {
 
 /** Path-style S3 (works with AWS, MinIO, R2, Backblaze, Garage), signed with SigV4 by aws4fetch. */
 export function createS3Store(cfg: S3Config, fetchImpl: typeof fetch = createS3Fetch(cfg)): MediaStore {
-  const aws = new AwsClient({ accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey, service: 's3', region: cfg.region });
+  const aws = new AwsClient({
+    accessKeyId: cfg.accessKeyId,
+    secretAccessKey: cfg.secretAccessKey,
+    service: 's3',
+    region: cfg.region,
+  });
   const urlOf = (key: string) => {
     assertSafeKey(key);
     return `${cfg.endpoint.replace(/\/$/, '')}/${encodeURIComponent(cfg.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
@@ -131,7 +141,11 @@ export function createS3Store(cfg: S3Config, fetchImpl: typeof fetch = createS3F
       // Streamed from disk, never held whole in memory: the payload hash is computed first (one
       // more read of the file) so the upload stays signed, with its length declared.
       const { size } = await fsp.stat(file);
-      const headers = { 'content-type': contentType, 'content-length': String(size), 'x-amz-content-sha256': await sha256OfFile(file) };
+      const headers = {
+        'content-type': contentType,
+        'content-length': String(size),
+        'x-amz-content-sha256': await sha256OfFile(file),
+      };
       const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream;
       const res = await send(key, { method: 'PUT', body, headers, duplex: 'half' } as RequestInit);
       await discard(res);

@@ -16,7 +16,13 @@ export function signMediaLink(secret: string, key: string, exp: number): string 
   return `/api/media/${path}?exp=${exp}&sig=${mac(secret, key, exp)}`;
 }
 
-export function verifyMediaLink(secret: string, key: string, exp: number, sig: string, nowSeconds = Math.floor(Date.now() / 1000)): 'ok' | 'expired' | 'invalid' {
+export function verifyMediaLink(
+  secret: string,
+  key: string,
+  exp: number,
+  sig: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): 'ok' | 'expired' | 'invalid' {
   const expected = Buffer.from(mac(secret, key, exp));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'invalid';

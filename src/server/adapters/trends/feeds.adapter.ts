@@ -115,11 +115,12 @@ export function parseFeed(xml: string, url: string): Feed {
     const itemTitle = htmlToText(text(it.title));
     const published =
       kind === 'rss'
-        ? date(text(it.pubDate)) ?? date(text(it['dc:date'])) ?? date(text(it.published))
-        : date(text(it.published)) ?? date(text(it.updated));
+        ? (date(text(it.pubDate)) ?? date(text(it['dc:date'])) ?? date(text(it.published)))
+        : (date(text(it.published)) ?? date(text(it.updated)));
     if (!itemTitle || !published) continue; // only dated items count
     const link = kind === 'rss' ? text(it.link) || null : atomLink(it.link);
-    const summaryHtml = kind === 'rss' ? text(it.description) || text(it['content:encoded']) : text(it.summary) || text(it.content);
+    const summaryHtml =
+      kind === 'rss' ? text(it.description) || text(it['content:encoded']) : text(it.summary) || text(it.content);
     const summary = summaryHtml ? clip(htmlToText(summaryHtml), 300) : '';
     items.push({
       title: clip(itemTitle, 300),
@@ -148,7 +149,8 @@ export function createFeedsAdapter(http: TrendsHttp, opts: { timeoutMs?: number 
     const res = await http.request(url, {
       method: 'GET',
       headers: {
-        accept: 'application/rss+xml, application/atom+xml, application/rdf+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
+        accept:
+          'application/rss+xml, application/atom+xml, application/rdf+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
         'user-agent': BROWSER_UA,
       },
       allowHosts: [host, `*.${site}`],
@@ -164,7 +166,10 @@ export function createFeedsAdapter(http: TrendsHttp, opts: { timeoutMs?: number 
     /** Tries each alternative of one configured entry in order; the first acceptable feed wins. */
     async fetchFeed(entry: string, signal?: AbortSignal): Promise<Feed> {
       const reasons: string[] = [];
-      for (const url of entry.split('|').map((u) => u.trim()).filter(Boolean)) {
+      for (const url of entry
+        .split('|')
+        .map((u) => u.trim())
+        .filter(Boolean)) {
         if (signal?.aborted) break;
         try {
           return await fetchOne(url, signal);

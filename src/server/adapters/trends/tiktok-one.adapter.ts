@@ -9,8 +9,8 @@ export const TIKTOK_ONE_URL = 'https://ads.tiktok.com/CreativeOne/KnowledgeAPI/G
 export const TIKTOK_ONE_HOSTS = ['ads.tiktok.com'];
 /** Industry ids (lofe-w/...:options/hashtags_industry.json, as listed in the research note). */
 export const TIKTOK_ONE_INDUSTRIES = [
-  10000000000, 11000000000, 12000000000, 14000000000, 15000000000, 17000000000, 18000000000, 19000000000,
-  21000000000, 22000000000, 23000000000, 25000000000, 27000000000, 28000000000, 29000000000,
+  10000000000, 11000000000, 12000000000, 14000000000, 15000000000, 17000000000, 18000000000, 19000000000, 21000000000,
+  22000000000, 23000000000, 25000000000, 27000000000, 28000000000, 29000000000,
 ];
 
 export interface TikTokOneHashtag {
@@ -55,7 +55,11 @@ export function parseHashtagList(status: number, text: string): { items: TikTokO
   const message = String(baseResp.StatusMessage ?? body.msg ?? '');
   if (code !== undefined && Number(code) !== 0) return { error: `status ${String(code)} ${message}`.trim() };
   if (/deprecated/i.test(message)) return { error: `source answered "${message}"` };
-  const list = Array.isArray(body.items) ? body.items : Array.isArray(obj(body.data).items) ? (obj(body.data).items as unknown[]) : [];
+  const list = Array.isArray(body.items)
+    ? body.items
+    : Array.isArray(obj(body.data).items)
+      ? (obj(body.data).items as unknown[])
+      : [];
   const items: TikTokOneHashtag[] = [];
   for (const raw of list) {
     const it = obj(raw);
@@ -75,7 +79,13 @@ export function parseHashtagList(status: number, text: string): { items: TikTokO
       curve,
     });
   }
-  if (items.length === 0) return { error: message && message.toLowerCase() !== 'ok' && message.toLowerCase() !== 'success' ? `no items (${message})` : 'no items' };
+  if (items.length === 0)
+    return {
+      error:
+        message && message.toLowerCase() !== 'ok' && message.toLowerCase() !== 'success'
+          ? `no items (${message})`
+          : 'no items',
+    };
   return { items };
 }
 
@@ -128,7 +138,8 @@ export function createTikTokOneAdapter(http: TrendsHttp, opts: { timeoutMs?: num
         }
       }
       const items = [...merged.values()].sort(
-        (a, b) => (b.posts ?? -1) - (a.posts ?? -1) || (b.views ?? -1) - (a.views ?? -1) || a.name.localeCompare(b.name),
+        (a, b) =>
+          (b.posts ?? -1) - (a.posts ?? -1) || (b.views ?? -1) - (a.views ?? -1) || a.name.localeCompare(b.name),
       );
       return { country, period, items, viewsOk, failures };
     },

@@ -25,7 +25,9 @@ export function createBillingRepository(db: Db) {
       const [row] = await db
         .select()
         .from(subscriptions)
-        .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)));
+        .where(
+          and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+        );
       return row;
     },
     async findSubscriptionById(id: number): Promise<SubscriptionRow | undefined> {
@@ -33,20 +35,35 @@ export function createBillingRepository(db: Db) {
       return row;
     },
     async subscriptionsOf(userId: string): Promise<SubscriptionRow[]> {
-      return db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(asc(subscriptions.createdAt), asc(subscriptions.id));
+      return db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, userId))
+        .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id));
     },
 
     /**
      * One checkout per user at a time: under a lock on the user row, reuse an open approval link,
      * wait for a create already in flight, or claim a new one (its id becomes PayPal-Request-Id).
      */
-    async claimCheckout(userId: string, provider: string, reuseSince: Date, inFlightSince: Date): Promise<CheckoutClaim> {
+    async claimCheckout(
+      userId: string,
+      provider: string,
+      reuseSince: Date,
+      inFlightSince: Date,
+    ): Promise<CheckoutClaim> {
       return db.transaction(async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
         const open = await tx
           .select()
           .from(subscriptions)
-          .where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, provider), inArray(subscriptions.status, [CREATING, 'APPROVAL_PENDING'])))
+          .where(
+            and(
+              eq(subscriptions.userId, userId),
+              eq(subscriptions.provider, provider),
+              inArray(subscriptions.status, [CREATING, 'APPROVAL_PENDING']),
+            ),
+          )
           .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
         for (const row of open) {
           if (row.status === CREATING && row.createdAt > inFlightSince) return { kind: 'wait', rowId: row.id } as const;
@@ -63,16 +80,33 @@ export function createBillingRepository(db: Db) {
       });
     },
     /** The provider answered: the claim row becomes the subscription (or merges into a row a webhook already made). */
-    async completeCheckout(rowId: number, data: { providerSubscriptionId: string; status: string; planId: string | null; approvalUrl: string | null; statusUpdatedAt: Date | null }) {
+    async completeCheckout(
+      rowId: number,
+      data: {
+        providerSubscriptionId: string;
+        status: string;
+        planId: string | null;
+        approvalUrl: string | null;
+        statusUpdatedAt: Date | null;
+      },
+    ) {
       await db.transaction(async (tx) => {
         const [claim] = await tx.select().from(subscriptions).where(eq(subscriptions.id, rowId));
         if (!claim) return;
         const [existing] = await tx
           .select()
           .from(subscriptions)
-          .where(and(eq(subscriptions.provider, claim.provider), eq(subscriptions.providerSubscriptionId, data.providerSubscriptionId)));
+          .where(
+            and(
+              eq(subscriptions.provider, claim.provider),
+              eq(subscriptions.providerSubscriptionId, data.providerSubscriptionId),
+            ),
+          );
         if (existing) {
-          await tx.update(subscriptions).set({ approvalUrl: data.approvalUrl, updatedAt: new Date() }).where(eq(subscriptions.id, existing.id));
+          await tx
+            .update(subscriptions)
+            .set({ approvalUrl: data.approvalUrl, updatedAt: new Date() })
+            .where(eq(subscriptions.id, existing.id));
           await tx.delete(subscriptions).where(eq(subscriptions.id, rowId));
           return;
         }
@@ -102,35 +136,68 @@ export function createBillingRepository(db: Db) {
         const [row] = await tx
           .select()
           .from(subscriptions)
-          .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)));
+          .where(
+            and(eq(subscriptions.provider, provider), eq(subscriptions.providerSubscriptionId, providerSubscriptionId)),
+          );
         const stale = !!(row?.statusUpdatedAt && patch.statusUpdatedAt && patch.statusUpdatedAt < row.statusUpdatedAt);
         const now = new Date();
         if (!row) {
-          await tx.insert(subscriptions).values({ userId, provider, providerSubscriptionId, ...patch, lastSyncedAt: now });
+          await tx
+            .insert(subscriptions)
+            .values({ userId, provider, providerSubscriptionId, ...patch, lastSyncedAt: now });
         } else if (!stale) {
           // The paid-through date only moves forward (PayPal drops next_billing_time on cancel).
           const paidThrough = maxDate(row.paidThrough, patch.paidThrough ?? null);
           await tx
             .update(subscriptions)
-            .set({ ...patch, paidThrough, cancelAtPeriodEnd: patch.cancelAtPeriodEnd || row.cancelAtPeriodEnd, lastSyncedAt: now, updatedAt: now })
+            .set({
+              ...patch,
+              paidThrough,
+              cancelAtPeriodEnd: patch.cancelAtPeriodEnd || row.cancelAtPeriodEnd,
+              lastSyncedAt: now,
+              updatedAt: now,
+            })
             .where(eq(subscriptions.id, row.id));
         } else {
           await tx.update(subscriptions).set({ lastSyncedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        const subs = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(asc(subscriptions.createdAt), asc(subscriptions.id));
-        const [updated] = await tx.update(users).set({ ...derive(subs, user), updatedAt: now }).where(eq(users.id, userId)).returning();
+        const subs = await tx
+          .select()
+          .from(subscriptions)
+          .where(eq(subscriptions.userId, userId))
+          .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id));
+        const [updated] = await tx
+          .update(users)
+          .set({ ...derive(subs, user), updatedAt: now })
+          .where(eq(users.id, userId))
+          .returning();
         return { user: updated, stale };
       });
     },
     async markCancelRequested(id: number, paidThrough: Date | null): Promise<void> {
-      await db.update(subscriptions).set({ cancelAtPeriodEnd: true, paidThrough, updatedAt: new Date() }).where(eq(subscriptions.id, id));
+      await db
+        .update(subscriptions)
+        .set({ cancelAtPeriodEnd: true, paidThrough, updatedAt: new Date() })
+        .where(eq(subscriptions.id, id));
     },
 
     /** Records a webhook event; 'processed' when it was already handled (a duplicate delivery). */
-    async recordEvent(e: { id: string; type: string; resourceId: string | null; payload: unknown }): Promise<'new' | 'processed'> {
-      const inserted = await db.insert(billingEvents).values(e).onConflictDoNothing().returning({ id: billingEvents.id });
+    async recordEvent(e: {
+      id: string;
+      type: string;
+      resourceId: string | null;
+      payload: unknown;
+    }): Promise<'new' | 'processed'> {
+      const inserted = await db
+        .insert(billingEvents)
+        .values(e)
+        .onConflictDoNothing()
+        .returning({ id: billingEvents.id });
       if (inserted.length) return 'new';
-      const [row] = await db.select({ processedAt: billingEvents.processedAt }).from(billingEvents).where(eq(billingEvents.id, e.id));
+      const [row] = await db
+        .select({ processedAt: billingEvents.processedAt })
+        .from(billingEvents)
+        .where(eq(billingEvents.id, e.id));
       return row?.processedAt ? 'processed' : 'new';
     },
     async markEventProcessed(id: string): Promise<void> {
@@ -142,7 +209,12 @@ export function createBillingRepository(db: Db) {
     },
 
     /** Subscriptions whose stored state may be out of date (missed webhooks, renewals due). */
-    async staleSubscriptions(syncedBefore: Date, openedAfter: Date, now: Date, limit = 200): Promise<SubscriptionRow[]> {
+    async staleSubscriptions(
+      syncedBefore: Date,
+      openedAfter: Date,
+      now: Date,
+      limit = 200,
+    ): Promise<SubscriptionRow[]> {
       return db
         .select()
         .from(subscriptions)
@@ -152,7 +224,11 @@ export function createBillingRepository(db: Db) {
               inArray(subscriptions.status, ['APPROVED', 'ACTIVE', 'SUSPENDED']),
               and(eq(subscriptions.status, 'APPROVAL_PENDING'), gt(subscriptions.createdAt, openedAfter)),
             ),
-            or(isNull(subscriptions.lastSyncedAt), lt(subscriptions.lastSyncedAt, syncedBefore), lt(subscriptions.nextBillingTime, now)),
+            or(
+              isNull(subscriptions.lastSyncedAt),
+              lt(subscriptions.lastSyncedAt, syncedBefore),
+              lt(subscriptions.nextBillingTime, now),
+            ),
           ),
         )
         .orderBy(asc(subscriptions.lastSyncedAt))

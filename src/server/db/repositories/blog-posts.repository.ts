@@ -6,14 +6,19 @@ export type BlogPostRow = typeof blogPosts.$inferSelect;
 export type NewBlogPostRow = typeof blogPosts.$inferInsert;
 
 function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (e.code === '23505') return true;
   return false;
 }
 
 export function createBlogPostsRepository(db: Db) {
   return {
     async listByAuthor(authorId: string): Promise<BlogPostRow[]> {
-      return db.select().from(blogPosts).where(eq(blogPosts.authorId, authorId)).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
+      return db
+        .select()
+        .from(blogPosts)
+        .where(eq(blogPosts.authorId, authorId))
+        .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
     },
     /** Inserts a post; undefined when the slug is taken (the unique index decides, so races are safe). */
     async insert(data: NewBlogPostRow): Promise<BlogPostRow | undefined> {
@@ -24,7 +29,11 @@ export function createBlogPostsRepository(db: Db) {
      * Updates only when the post belongs to authorId: the row, 'missing' (missing or someone
      * else's), or 'slug_taken' when another post has the slug (the unique index decides).
      */
-    async updateOwned(id: number, authorId: string, data: Omit<NewBlogPostRow, 'authorId'>): Promise<BlogPostRow | 'missing' | 'slug_taken'> {
+    async updateOwned(
+      id: number,
+      authorId: string,
+      data: Omit<NewBlogPostRow, 'authorId'>,
+    ): Promise<BlogPostRow | 'missing' | 'slug_taken'> {
       try {
         const [row] = await db
           .update(blogPosts)

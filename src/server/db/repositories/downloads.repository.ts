@@ -5,7 +5,10 @@ import type { Db } from '../client.js';
 import { downloads, users } from '../schema.js';
 
 export type DownloadRow = typeof downloads.$inferSelect;
-export type DownloadMeta = Pick<typeof downloads.$inferInsert, 'url' | 'platform' | 'videoId' | 'title' | 'author' | 'thumbnail' | 'duration' | 'views' | 'likes' | 'quality'>;
+export type DownloadMeta = Pick<
+  typeof downloads.$inferInsert,
+  'url' | 'platform' | 'videoId' | 'title' | 'author' | 'thumbnail' | 'duration' | 'views' | 'likes' | 'quality'
+>;
 
 type Rows = Array<Record<string, unknown>>;
 const rowsOf = (r: unknown): Rows => (Array.isArray(r) ? r : ((r as { rows?: Rows }).rows ?? []));
@@ -28,7 +31,12 @@ export function createDownloadsRepository(db: Db) {
     return rows.length ? Number(rows[0].id) : null;
   }
   /** One statement: settle a reservation and move the user's counters with it. */
-  async function settle(userId: string, downloadId: number, bytes: number, outcome: 'completed' | 'failed'): Promise<boolean> {
+  async function settle(
+    userId: string,
+    downloadId: number,
+    bytes: number,
+    outcome: 'completed' | 'failed',
+  ): Promise<boolean> {
     const counted = outcome === 'completed' ? sql`download_count + 1` : sql`download_count`;
     const rows = rowsOf(
       await db.execute(sql`
@@ -58,7 +66,9 @@ export function createDownloadsRepository(db: Db) {
         const stale = await tx
           .update(downloads)
           .set({ status: 'failed', completedAt: new Date() })
-          .where(and(eq(downloads.userId, userId), eq(downloads.status, 'reserved'), lt(downloads.createdAt, staleBefore)))
+          .where(
+            and(eq(downloads.userId, userId), eq(downloads.status, 'reserved'), lt(downloads.createdAt, staleBefore)),
+          )
           .returning({ id: downloads.id });
         let reserved = user.downloadsReserved;
         if (stale.length) reserved = Math.max(0, reserved - stale.length);
@@ -66,8 +76,14 @@ export function createDownloadsRepository(db: Db) {
           if (stale.length) await tx.update(users).set({ downloadsReserved: reserved }).where(eq(users.id, userId));
           return null;
         }
-        const [row] = await tx.insert(downloads).values({ ...meta, userId, status: 'reserved' }).returning({ id: downloads.id });
-        await tx.update(users).set({ downloadsReserved: reserved + 1 }).where(eq(users.id, userId));
+        const [row] = await tx
+          .insert(downloads)
+          .values({ ...meta, userId, status: 'reserved' })
+          .returning({ id: downloads.id });
+        await tx
+          .update(users)
+          .set({ downloadsReserved: reserved + 1 })
+          .where(eq(users.id, userId));
         return row.id;
       });
     },

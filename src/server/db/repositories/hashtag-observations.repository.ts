@@ -21,7 +21,7 @@ export interface ObservedSnapshot {
 }
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => ((result as { rows?: Row[] }).rows ?? []);
+const rowsOf = (result: unknown): Row[] => (result as { rows?: Row[] }).rows ?? [];
 
 export function createHashtagObservationsRepository(db: Db) {
   return {

@@ -9,7 +9,10 @@ export function createMediaResultsRepository(db: Db) {
   return {
     /** A result that has not expired yet. */
     async findFresh(key: string, now = new Date()): Promise<MediaResult | undefined> {
-      const [row] = await db.select().from(mediaResults).where(and(eq(mediaResults.key, key), gt(mediaResults.expiresAt, now)));
+      const [row] = await db
+        .select()
+        .from(mediaResults)
+        .where(and(eq(mediaResults.key, key), gt(mediaResults.expiresAt, now)));
       return row;
     },
     async findAny(key: string): Promise<MediaResult | undefined> {

@@ -10,12 +10,17 @@ export function createRateLimitsRepository(db: Db) {
       const [row] = await db
         .insert(rateLimitWindows)
         .values({ key, windowStart, resetAt, count: 1 })
-        .onConflictDoUpdate({ target: [rateLimitWindows.key, rateLimitWindows.windowStart], set: { count: sql`${rateLimitWindows.count} + 1` } })
+        .onConflictDoUpdate({
+          target: [rateLimitWindows.key, rateLimitWindows.windowStart],
+          set: { count: sql`${rateLimitWindows.count} + 1` },
+        })
         .returning({ count: rateLimitWindows.count });
       return row.count;
     },
     async reset(key: string, windowStart: number): Promise<void> {
-      await db.delete(rateLimitWindows).where(and(eq(rateLimitWindows.key, key), eq(rateLimitWindows.windowStart, windowStart)));
+      await db
+        .delete(rateLimitWindows)
+        .where(and(eq(rateLimitWindows.key, key), eq(rateLimitWindows.windowStart, windowStart)));
     },
     /** Drops windows that ended before `now`. */
     async prune(now: number): Promise<void> {

@@ -21,7 +21,10 @@ export function createScheduleRunsRepository(db: Db) {
       return rows.length > 0;
     },
     async finish(name: string, error: string | null): Promise<void> {
-      await db.update(scheduleRuns).set({ finishedAt: sql`now()`, error: error?.slice(0, 2000) ?? null }).where(eq(scheduleRuns.name, name));
+      await db
+        .update(scheduleRuns)
+        .set({ finishedAt: sql`now()`, error: error?.slice(0, 2000) ?? null })
+        .where(eq(scheduleRuns.name, name));
     },
     async find(name: string) {
       const [row] = await db.select().from(scheduleRuns).where(eq(scheduleRuns.name, name));

@@ -33,7 +33,10 @@ export function createTrendingVideosRepository(db: Db) {
       return row;
     },
     async delete(id: number): Promise<boolean> {
-      const rows = await db.delete(trendingVideos).where(eq(trendingVideos.id, id)).returning({ id: trendingVideos.id });
+      const rows = await db
+        .delete(trendingVideos)
+        .where(eq(trendingVideos.id, id))
+        .returning({ id: trendingVideos.id });
       return rows.length > 0;
     },
     /**
@@ -48,7 +51,11 @@ export function createTrendingVideosRepository(db: Db) {
             .insert(trendingVideoBoosts)
             .select(
               db
-                .select({ videoId: trendingVideos.id, userId: sql<string>`${userId}::varchar`.as('user_id'), createdAt: sql<Date>`now()`.as('created_at') })
+                .select({
+                  videoId: trendingVideos.id,
+                  userId: sql<string>`${userId}::varchar`.as('user_id'),
+                  createdAt: sql<Date>`now()`.as('created_at'),
+                })
                 .from(trendingVideos)
                 .where(eq(trendingVideos.id, id)),
             )

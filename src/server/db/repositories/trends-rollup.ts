@@ -7,9 +7,29 @@ import type { Db } from '../client.js';
 
 export interface FirstPartyRollup {
   hashtags: Array<{ tag: string; posts: number; views: number | null; recent: number | null; before: number | null }>;
-  songs: Array<{ title: string | null; artist: string | null; duration: number | null; uses: number; views: number | null }>;
-  creators: Array<{ username: string; verified: boolean | null; followers: number | null; views: number | null; tags: string | null; text: string | null }>;
-  videos: Array<{ videoId: string; description: string | null; author: string | null; hashtags: string[]; plays: number | null; likes: number | null }>;
+  songs: Array<{
+    title: string | null;
+    artist: string | null;
+    duration: number | null;
+    uses: number;
+    views: number | null;
+  }>;
+  creators: Array<{
+    username: string;
+    verified: boolean | null;
+    followers: number | null;
+    views: number | null;
+    tags: string | null;
+    text: string | null;
+  }>;
+  videos: Array<{
+    videoId: string;
+    description: string | null;
+    author: string | null;
+    hashtags: string[];
+    plays: number | null;
+    likes: number | null;
+  }>;
   week: { videos: number; likes: number; plays: number; newest: string | null };
   previousWeek: { likes: number; plays: number };
 }
@@ -89,7 +109,12 @@ export async function firstPartyRollup(db: Db, now: Date): Promise<FirstPartyRol
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     ...value,
-    week: { videos: Number(value.week.videos), likes: Number(value.week.likes), plays: Number(value.week.plays), newest: value.week.newest },
+    week: {
+      videos: Number(value.week.videos),
+      likes: Number(value.week.likes),
+      plays: Number(value.week.plays),
+      newest: value.week.newest,
+    },
     previousWeek: { likes: Number(value.previousWeek.likes), plays: Number(value.previousWeek.plays) },
     hashtags: value.hashtags.map((h) => ({ ...h, views: n(h.views), recent: n(h.recent), before: n(h.before) })),
   };

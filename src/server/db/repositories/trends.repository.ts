@@ -46,7 +46,13 @@ export function createTrendsRepository(db: Db) {
       return row;
     },
     /** The newest (or oldest) snapshot collected in [from, to]; the "about 24 h ago" comparison. */
-    async snapshotBetween(source: string, kind: string, from: Date, to: Date, pick: 'newest' | 'oldest'): Promise<SnapshotRow | undefined> {
+    async snapshotBetween(
+      source: string,
+      kind: string,
+      from: Date,
+      to: Date,
+      pick: 'newest' | 'oldest',
+    ): Promise<SnapshotRow | undefined> {
       const rows = await db
         .select()
         .from(trendSnapshots)
@@ -80,17 +86,34 @@ export function createTrendsRepository(db: Db) {
       return db
         .select()
         .from(collectorRuns)
-        .where(sql`${collectorRuns.id} in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)
+        .where(
+          sql`${collectorRuns.id} in (${sql.join(
+            ids.map((i) => sql`${i}`),
+            sql`, `,
+          )})`,
+        )
         .orderBy(collectorRuns.source);
     },
     /** When the newest run of a source (or of any source starting with `prefix*`) started. */
     async lastRunStartedAt(source: string): Promise<Date | null> {
-      const match = source.endsWith('*') ? like(collectorRuns.source, `${source.slice(0, -1)}%`) : eq(collectorRuns.source, source);
-      const [row] = await db.select({ at: collectorRuns.startedAt }).from(collectorRuns).where(match).orderBy(desc(collectorRuns.startedAt)).limit(1);
+      const match = source.endsWith('*')
+        ? like(collectorRuns.source, `${source.slice(0, -1)}%`)
+        : eq(collectorRuns.source, source);
+      const [row] = await db
+        .select({ at: collectorRuns.startedAt })
+        .from(collectorRuns)
+        .where(match)
+        .orderBy(desc(collectorRuns.startedAt))
+        .limit(1);
       return row?.at ?? null;
     },
     /** Drops what no answer reads any more (see the retention job in trends-collectors). */
-    async prune(limits: { observationsBefore: Date; snapshotsBefore: Date; runsBefore: Date; newsBefore: Date }): Promise<void> {
+    async prune(limits: {
+      observationsBefore: Date;
+      snapshotsBefore: Date;
+      runsBefore: Date;
+      newsBefore: Date;
+    }): Promise<void> {
       await db.delete(videoObservations).where(lt(videoObservations.observedAt, limits.observationsBefore));
       // Keep the newest snapshot of each source whatever its age: it is still what the screen shows.
       await db.execute(sql`delete from ${trendSnapshots} s where s.collected_at < ${limits.snapshotsBefore.toISOString()}::timestamptz

@@ -62,10 +62,17 @@ export function createUsersRepository(db: Db) {
         let userId = link?.userId ?? (linkByEmail ? holder?.id : undefined);
         const email = holder && holder.id !== userId ? undefined : (profile.email ?? undefined);
         if (!userId) {
-          const [created] = await tx.insert(users).values({ ...profile, email: email ?? null }).returning();
+          const [created] = await tx
+            .insert(users)
+            .values({ ...profile, email: email ?? null })
+            .returning();
           userId = created.id;
         }
-        if (!link) await tx.insert(userIdentities).values({ ...identity, userId }).onConflictDoNothing();
+        if (!link)
+          await tx
+            .insert(userIdentities)
+            .values({ ...identity, userId })
+            .onConflictDoNothing();
         const [updated] = await tx
           .update(users)
           .set({ ...profile, email, emailVerified: !!email && linkByEmail, updatedAt: sql`now()` })

@@ -27,7 +27,21 @@ export interface LexiconNiche {
 }
 
 export const HASHTAG_LEXICON: LexiconNiche[] = [
-  cooking, fitness, gaming, beauty, travel, finance, fashion, tech, education, comedy, pets, music, dance, lifestyle, general,
+  cooking,
+  fitness,
+  gaming,
+  beauty,
+  travel,
+  finance,
+  fashion,
+  tech,
+  education,
+  comedy,
+  pets,
+  music,
+  dance,
+  lifestyle,
+  general,
 ];
 
 export const GENERAL_NICHE_ID = 'general';

@@ -13,7 +13,9 @@ export function errorForStatus(statusCode: unknown, statusMsg: unknown): AppErro
   switch (code) {
     case 10204:
       // 'cross_border_violation_ur' = withheld in the region serving us; '...status_deleted' = removed.
-      return /cross_border|region|geo/i.test(msg) ? fail('video.region_blocked', TIKTOK) : fail('video.not_found', TIKTOK);
+      return /cross_border|region|geo/i.test(msg)
+        ? fail('video.region_blocked', TIKTOK)
+        : fail('video.not_found', TIKTOK);
     case 10216:
     case 10222:
       return fail('video.private', TIKTOK);
@@ -22,6 +24,10 @@ export function errorForStatus(statusCode: unknown, statusMsg: unknown): AppErro
     case 10231:
       return fail('video.region_blocked', TIKTOK);
     default:
-      return /private/i.test(msg) ? fail('video.private', TIKTOK) : /deleted|not.?exist|removed/i.test(msg) ? fail('video.not_found', TIKTOK) : fail('upstream.unavailable', TIKTOK);
+      return /private/i.test(msg)
+        ? fail('video.private', TIKTOK)
+        : /deleted|not.?exist|removed/i.test(msg)
+          ? fail('video.not_found', TIKTOK)
+          : fail('upstream.unavailable', TIKTOK);
   }
 }

@@ -21,7 +21,11 @@ export function usableMediaUrl(u: unknown): u is string {
   if (typeof u !== 'string' || !u.startsWith('https://')) return false;
   try {
     const url = new URL(u);
-    return !(url.hostname === 'www.tiktok.com' || url.hostname === 'tiktok.com' || url.pathname.startsWith('/aweme/v1/play'));
+    return !(
+      url.hostname === 'www.tiktok.com' ||
+      url.hostname === 'tiktok.com' ||
+      url.pathname.startsWith('/aweme/v1/play')
+    );
   } catch {
     return false;
   }
@@ -46,7 +50,12 @@ function isHevcVideoOnly(gear: Json): boolean {
   const key = String(gear.PlayAddr?.UrlKey ?? '');
   const urls: string[] = gear.PlayAddr?.UrlList ?? [];
   if (codec.includes('bytevc2') || /_bytevc2_/.test(key)) return false;
-  return codec.includes('h265') || codec.includes('bytevc1') || /_bytevc1_/.test(key) || urls.some((u) => typeof u === 'string' && u.includes('/media-video-hvc1/'));
+  return (
+    codec.includes('h265') ||
+    codec.includes('bytevc1') ||
+    /_bytevc1_/.test(key) ||
+    urls.some((u) => typeof u === 'string' && u.includes('/media-video-hvc1/'))
+  );
 }
 
 /** `video.bitrateAudioInfo` tracks, highest bitrate first, each with its usable URLs in order. */
@@ -57,7 +66,9 @@ export function audioTracks(video: Json): string[][] {
       urls: [a?.UrlList?.MainUrl, a?.UrlList?.BackupUrl, a?.UrlList?.FallbackUrl].filter(usableMediaUrl),
     }))
     .filter((t: { urls: string[] }) => t.urls.length);
-  return tracks.sort((a: { bitrate: number }, b: { bitrate: number }) => b.bitrate - a.bitrate).map((t: { urls: string[] }) => t.urls);
+  return tracks
+    .sort((a: { bitrate: number }, b: { bitrate: number }) => b.bitrate - a.bitrate)
+    .map((t: { urls: string[] }) => t.urls);
 }
 
 /** HEVC gears sharper than `bestMuxed`, one per size (highest bitrate), with the sound to pair. */
@@ -72,7 +83,16 @@ function hevcOptions(video: Json, bestMuxed: MediaOption | undefined): MediaOpti
     const width = looseNumber(gear.PlayAddr?.Width);
     const height = looseNumber(gear.PlayAddr?.Height);
     if (!urls.length || !width || !height || Math.min(width, height) <= floor) continue;
-    const option: MediaOption = { quality: `${Math.min(width, height)}p`, codec: 'hevc', width, height, size: looseNumber(gear.PlayAddr?.DataSize), bitrate: looseNumber(gear.Bitrate), urls, audio };
+    const option: MediaOption = {
+      quality: `${Math.min(width, height)}p`,
+      codec: 'hevc',
+      width,
+      height,
+      size: looseNumber(gear.PlayAddr?.DataSize),
+      bitrate: looseNumber(gear.Bitrate),
+      urls,
+      audio,
+    };
     const same = bySize.get(option.quality);
     if (!same || (option.bitrate ?? 0) > (same.bitrate ?? 0)) bySize.set(option.quality, option);
   }
@@ -102,7 +122,12 @@ export function videoOptions(item: Json): MediaOption[] {
     });
   }
   // `playAddr` is the same clean file as the best h264 gear; it is the only source on older pages.
-  const play = typeof video.playAddr === 'string' ? video.playAddr : Array.isArray(video.playAddr) ? video.playAddr[0]?.src : undefined;
+  const play =
+    typeof video.playAddr === 'string'
+      ? video.playAddr
+      : Array.isArray(video.playAddr)
+        ? video.playAddr[0]?.src
+        : undefined;
   if (usableMediaUrl(play) && !seen.has(play)) {
     const struct: Json = video.PlayAddrStruct ?? {};
     const structUrls = (struct.UrlList ?? []).filter(usableMediaUrl);
@@ -116,7 +141,10 @@ export function videoOptions(item: Json): MediaOption[] {
       urls: [play, ...structUrls.filter((u: string) => u !== play)],
     });
   }
-  found.sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0) || (b.bitrate ?? 0) - (a.bitrate ?? 0));
+  found.sort(
+    (a, b) =>
+      (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0) || (b.bitrate ?? 0) - (a.bitrate ?? 0),
+  );
   const muxed = found.map((o, i) => ({ ...o, quality: LABELS[i] ?? `q${i + 1}` }));
   return [...hevcOptions(video, muxed[0]), ...muxed];
 }
@@ -145,9 +173,12 @@ export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
   const stats: Json = item.stats ?? {};
   const statsV2: Json = item.statsV2 ?? {};
   const description = typeof item.desc === 'string' ? item.desc.trim() : '';
-  const cover = [video.cover, video.originCover, video.dynamicCover, item.imagePost?.cover?.imageURL?.urlList?.[0]].find(
-    (u) => typeof u === 'string' && u.startsWith('https://'),
-  );
+  const cover = [
+    video.cover,
+    video.originCover,
+    video.dynamicCover,
+    item.imagePost?.cover?.imageURL?.urlList?.[0],
+  ].find((u) => typeof u === 'string' && u.startsWith('https://'));
   const duration = looseNumber(video.duration) || looseNumber(item.music?.duration) || 0;
   return {
     id,
@@ -161,11 +192,17 @@ export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
     likes: looseNumber(stats.diggCount) ?? looseNumber(statsV2.diggCount) ?? 0,
     // A photo post's `video.playAddr`, when present, is its sound (research §7), never a video file.
     options: item.imagePost ? [] : videoOptions(item),
-    musicUrl: typeof item.music?.playUrl === 'string' && item.music.playUrl.startsWith('https://') ? item.music.playUrl : null,
+    musicUrl:
+      typeof item.music?.playUrl === 'string' && item.music.playUrl.startsWith('https://') ? item.music.playUrl : null,
     musicTitle: typeof item.music?.title === 'string' ? item.music.title : null,
     subtitles: (Array.isArray(video.subtitleInfos) ? video.subtitleInfos : [])
       .filter((s: Json) => typeof s?.Url === 'string')
-      .map((s: Json) => ({ url: s.Url, language: String(s.LanguageCodeName ?? ''), format: String(s.Format ?? ''), source: String(s.Source ?? '') })),
+      .map((s: Json) => ({
+        url: s.Url,
+        language: String(s.LanguageCodeName ?? ''),
+        format: String(s.Format ?? ''),
+        source: String(s.Source ?? ''),
+      })),
     isPhotoPost: !!item.imagePost,
     images: item.imagePost ? photoSlides(item) : [],
   };

@@ -14,13 +14,17 @@ export function extractScope(html: string): Json | null {
   if (!m) return null;
   try {
     const data = JSON.parse(m[1], dropNul);
-    return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object' ? data.__DEFAULT_SCOPE__ : null;
+    return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object'
+      ? data.__DEFAULT_SCOPE__
+      : null;
   } catch {
     return null;
   }
 }
 
-export type PageResult = { ok: true; item: Json; canonical: string | null } | { ok: false; error: AppError; canonical: string | null };
+export type PageResult =
+  | { ok: true; item: Json; canonical: string | null }
+  | { ok: false; error: AppError; canonical: string | null };
 
 /** Classifies a page body into the itemStruct or a typed failure. */
 export function readVideoPage(html: string): PageResult {
@@ -28,19 +32,26 @@ export function readVideoPage(html: string): PageResult {
   if (!scope) {
     // No data: a bot check ("Please wait...", WAF challenge) or an unexpected page.
     const botCheck = /_wafchallengeid|Please wait\.\.\.|id="wci"/i.test(html);
-    return { ok: false, error: botCheck ? fail('upstream.rate_limited', TIKTOK) : fail('upstream.unavailable', TIKTOK), canonical: null };
+    return {
+      ok: false,
+      error: botCheck ? fail('upstream.rate_limited', TIKTOK) : fail('upstream.unavailable', TIKTOK),
+      canonical: null,
+    };
   }
   const canonical = typeof scope['seo.abtest']?.canonical === 'string' ? scope['seo.abtest'].canonical : null;
   const detail = scope['webapp.video-detail'];
-  if (!detail || typeof detail !== 'object') return { ok: false, error: fail('upstream.unavailable', TIKTOK), canonical };
+  if (!detail || typeof detail !== 'object')
+    return { ok: false, error: fail('upstream.unavailable', TIKTOK), canonical };
   const statusError = errorForStatus(detail.statusCode, detail.statusMsg);
   if (statusError) return { ok: false, error: statusError, canonical };
   const item = detail.itemInfo?.itemStruct;
   if (!item || typeof item !== 'object') return { ok: false, error: fail('video.not_found', TIKTOK), canonical };
-  if (!item.video && item.isContentClassified) return { ok: false, error: fail('video.age_restricted', TIKTOK), canonical };
+  if (!item.video && item.isContentClassified)
+    return { ok: false, error: fail('video.age_restricted', TIKTOK), canonical };
   if (item.isContentClassified && !(item.video?.playAddr || item.video?.bitrateInfo?.length)) {
     return { ok: false, error: fail('video.age_restricted', TIKTOK), canonical };
   }
-  if (item.privateItem === true && !item.video?.playAddr) return { ok: false, error: fail('video.private', TIKTOK), canonical };
+  if (item.privateItem === true && !item.video?.playAddr)
+    return { ok: false, error: fail('video.private', TIKTOK), canonical };
   return { ok: true, item, canonical };
 }

@@ -14,11 +14,20 @@ import { detectWafChallenge, solveWafChallenge } from './waf-challenge.js';
 export const TIKTOK_PAGE_HOSTS = ['www.tiktok.com', 'tiktok.com', 'm.tiktok.com', 'vm.tiktok.com', 'vt.tiktok.com'];
 /** Media hosts move over the years (research §13): allow the TikTok/ByteDance CDN domains, not one host. */
 export const TIKTOK_MEDIA_HOSTS = [
-  '*.tiktok.com', '*.tiktokcdn.com', '*.tiktokcdn-us.com', '*.tiktokcdn-eu.com', '*.tiktokv.com', '*.tiktokv.us', '*.tiktokv.eu',
-  '*.ibytedtos.com', '*.byteoversea.com', '*.muscdn.com',
+  '*.tiktok.com',
+  '*.tiktokcdn.com',
+  '*.tiktokcdn-us.com',
+  '*.tiktokcdn-eu.com',
+  '*.tiktokv.com',
+  '*.tiktokv.us',
+  '*.tiktokv.eu',
+  '*.ibytedtos.com',
+  '*.byteoversea.com',
+  '*.muscdn.com',
 ];
 
-export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
+export const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
 const PAGE_HEADERS = {
   'user-agent': BROWSER_UA,
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
@@ -50,7 +59,12 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       if (link.kind === 'video') return { platform: 'tiktok', id: link.id, url: link.url };
       let res: HttpResponse;
       try {
-        res = await http.request(link.url, { allow: TIKTOK_PAGE_HOSTS, maxRedirects: 0, headers: { 'user-agent': BROWSER_UA, accept: 'text/html' }, signal });
+        res = await http.request(link.url, {
+          allow: TIKTOK_PAGE_HOSTS,
+          maxRedirects: 0,
+          headers: { 'user-agent': BROWSER_UA, accept: 'text/html' },
+          signal,
+        });
       } catch (err) {
         throw upstream(err);
       }
@@ -58,13 +72,18 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       const location = res.header('location');
       if (res.status === 429) throw fail('upstream.rate_limited', TIKTOK);
       if (res.status >= 500) throw fail('upstream.unavailable', TIKTOK);
-      if (res.status < 300 || res.status >= 400 || !location) throw fail('link.unsupported', { variant: 'short_link', ...TIKTOK });
+      if (res.status < 300 || res.status >= 400 || !location)
+        throw fail('link.unsupported', { variant: 'short_link', ...TIKTOK });
       const next = new URL(location, link.url).href;
       const legacy = /^https:\/\/m\.tiktok\.com\/v\/(\d{1,21})\.html/.exec(next);
-      link = legacy ? { kind: 'video', id: legacy[1], user: '_', url: canonicalVideoUrl(legacy[1]) } : parseTikTokLink(next);
+      link = legacy
+        ? { kind: 'video', id: legacy[1], user: '_', url: canonicalVideoUrl(legacy[1]) }
+        : parseTikTokLink(next);
       if (!link) throw fail('link.unsupported', { variant: 'short_link', ...TIKTOK });
     }
-    throw link ? fail('link.unsupported', { variant: 'short_link', ...TIKTOK }) : fail('link.unsupported', { variant: 'provide', platforms: 'TikTok' });
+    throw link
+      ? fail('link.unsupported', { variant: 'short_link', ...TIKTOK })
+      : fail('link.unsupported', { variant: 'provide', platforms: 'TikTok' });
   }
 
   async function fetchPage(url: string, jar: CookieJar, signal?: AbortSignal) {
@@ -98,16 +117,26 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       const answer = await solveWafChallenge(waf);
       if (answer) {
         jar.set('https://www.tiktok.com/', `${waf.cookieName}=${answer}; Domain=.tiktok.com; Path=/`);
-        if (waf.extraCookie) jar.set('https://www.tiktok.com/', `${waf.extraCookie.name}=${waf.extraCookie.value}; Domain=.tiktok.com; Path=/`);
+        if (waf.extraCookie)
+          jar.set(
+            'https://www.tiktok.com/',
+            `${waf.extraCookie.name}=${waf.extraCookie.value}; Domain=.tiktok.com; Path=/`,
+          );
         page = await fetchPage(ref.url, jar, signal);
         result = readVideoPage(page.html);
         // One-shot cookies (the real script sets Max-Age=1): never send them again.
         jar.set('https://www.tiktok.com/', `${waf.cookieName}=; Domain=.tiktok.com; Path=/; Max-Age=0`);
-        if (waf.extraCookie) jar.set('https://www.tiktok.com/', `${waf.extraCookie.name}=; Domain=.tiktok.com; Path=/; Max-Age=0`);
+        if (waf.extraCookie)
+          jar.set('https://www.tiktok.com/', `${waf.extraCookie.name}=; Domain=.tiktok.com; Path=/; Max-Age=0`);
       }
     }
     // gallery-dl: a page without video-detail may still name the canonical URL that has it.
-    if (!result.ok && result.error.code === 'upstream.unavailable' && result.canonical && result.canonical !== ref.url) {
+    if (
+      !result.ok &&
+      result.error.code === 'upstream.unavailable' &&
+      result.canonical &&
+      result.canonical !== ref.url
+    ) {
       const canonical = parseTikTokLink(result.canonical);
       if (canonical?.kind === 'video' && canonical.id === ref.id) {
         page = await fetchPage(canonical.url, jar, signal);
@@ -123,11 +152,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
    * Opens a CDN file with the page's cookies and Referer, trying each URL in turn (v16, then the
    * v19 mirror). Returns the streaming response (200 or 206); the caller owns its body.
    */
-  async function openMedia(
-    urls: string[],
-    video: FetchedVideo,
-    opts: MediaOpenOptions = {},
-  ): Promise<HttpResponse> {
+  async function openMedia(urls: string[], video: FetchedVideo, opts: MediaOpenOptions = {}): Promise<HttpResponse> {
     const session = video.session as TikTokSession;
     const jar = CookieJar.from(session.cookies);
     let lastStatus = 0;
@@ -141,7 +166,12 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
           maxRedirects: 3,
           maxBytes: opts.maxBytes,
           bulk: opts.bulk,
-          headers: { 'user-agent': BROWSER_UA, referer: session.pageUrl, accept: '*/*', ...(opts.range ? { range: opts.range } : {}) },
+          headers: {
+            'user-agent': BROWSER_UA,
+            referer: session.pageUrl,
+            accept: '*/*',
+            ...(opts.range ? { range: opts.range } : {}),
+          },
         });
       } catch (err) {
         if (opts.signal?.aborted) throw err;

@@ -9,7 +9,8 @@ export interface WafChallenge {
   extraCookie: { name: string; value: string } | null;
 }
 
-const classOf = (html: string, id: string) => new RegExp(`<p\\b[^>]*\\bid=["']${id}["'][^>]*\\bclass=["']([^"']*)["']`, 'i').exec(html)?.[1];
+const classOf = (html: string, id: string) =>
+  new RegExp(`<p\\b[^>]*\\bid=["']${id}["'][^>]*\\bclass=["']([^"']*)["']`, 'i').exec(html)?.[1];
 
 const b64 = (s: string) => Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 
