@@ -12,3 +12,4 @@ export * from './hashtags.js';
 export * from './content.js';
 export * from './batch.js';
 export * from './media-jobs.js';
+export * from './caption-studio.js';
