@@ -10,6 +10,8 @@ export const mediaJobSchema = z.object({
   state: z.enum(['queued', 'running', 'done', 'failed']),
   /** While queued: 1 = next to run. */
   position: z.number().int().min(1).optional(),
+  /** While running, where the work reports it (a burn-in render: percent of the video encoded). */
+  progress: z.number().min(0).max(100).optional(),
   /** As in the API's error envelope: the catalogue code, its English text and the template's params. */
   error: z
     .object({
