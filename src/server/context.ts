@@ -23,6 +23,7 @@ import type { MediaSource } from './services/media-source.js';
 import { createBatchesRepository } from './db/repositories/batches.repository.js';
 import { createBatchService } from './services/batch.service.js';
 import { createJobQueue } from './adapters/jobs/job-queue.js';
+import type { JobKind } from './jobs/catalogue.js';
 import { createScheduleRunsRepository } from './db/repositories/schedule-runs.repository.js';
 import { createSchedules } from './services/schedules.service.js';
 import { createPlatformMediaSource } from './services/platform-media-source.js';
@@ -65,6 +66,8 @@ export interface ContextOverrides {
   llm?: LlmClient | null;
   /** The platforms instead of the built-in list (a test adds a fake platform this way). */
   platforms?: (http: HttpClient) => Platform[];
+  /** Media job kinds declared on top of the catalogue (tests register their handlers after the start). */
+  testJobKinds?: Record<string, JobKind>;
 }
 
 export function createContext(config: Config, database: Database, logger: Logger, overrides: ContextOverrides = {}) {
@@ -116,6 +119,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     queue: jobs,
     logger,
     engines: overrides.transcriptionEngines,
+    testKinds: overrides.testJobKinds,
   });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
@@ -187,7 +191,12 @@ export function createContext(config: Config, database: Database, logger: Logger
     batch,
     mediaResults: mediaFeature.results,
     mediaJobs: mediaFeature.jobs,
-    preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
+    preview: createPreviewService({
+      video,
+      media: mediaFeature.media,
+      results: mediaFeature.results,
+      jobs: mediaFeature.jobs,
+    }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
     billing: createBillingService({

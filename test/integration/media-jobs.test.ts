@@ -11,9 +11,13 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startNodes } from '../helpers/nodes.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { JOB_CATALOGUE, type JobKind } from '../../src/server/jobs/catalogue.js';
 import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
+/** The media job kinds these tests run, declared like the catalogue's audio kind. */
+const testJobKinds = (...names: string[]): Record<string, JobKind> =>
+  Object.fromEntries(names.map((n) => [n, JOB_CATALOGUE.audio]));
 const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
 /** A video whose download takes a few seconds (it holds the one media worker meanwhile). */
 const slowVideo = (tt: FakeTikTok) =>
@@ -32,6 +36,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
         MEDIA_CONCURRENCY: '1',
         MEDIA_QUEUE_LIMIT: '10',
       },
+      overrides: { testJobKinds: testJobKinds('probe') },
     });
   });
   afterAll(async () => {
@@ -135,7 +140,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
 describe('media jobs: a job that ends in a refusal', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({});
+    t = await createTestApp({ overrides: { testJobKinds: testJobKinds('refusal') } });
   });
   afterAll(async () => {
     await t.close();
@@ -164,6 +169,96 @@ describe('media jobs: a job that ends in a refusal', () => {
       message: 'This video has no sound to transcribe.',
       params: { variant: 'transcribe' },
     });
+  });
+});
+
+describe('media jobs: transient failures are retried, final ones are not', () => {
+  const codes = ['upstream.unavailable', 'upstream.timeout', 'upstream.rate_limited'] as const;
+  let t: TestApp;
+  beforeAll(async () => {
+    const kinds = testJobKinds('final-answer', ...codes.map((c) => `flaky-${c}`));
+    t = await createTestApp({ overrides: { testJobKinds: kinds } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const probe = (key: string, data: Record<string, unknown>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-retry-'));
+    const file = path.join(dir, 'ok.txt');
+    fs.writeFileSync(file, 'ok');
+    return t.ctx.services.mediaResults.save({
+      key,
+      kind: 'probe',
+      videoId: null,
+      file,
+      ext: 'txt',
+      contentType: 'text/plain',
+      size: 2,
+      meta: data,
+    });
+  };
+
+  // upstream.unavailable and upstream.timeout are 424 in the catalogue: the platform's trouble, worth another try.
+  it.each(codes)(
+    "retries a job that failed with %s, and the request gets the second attempt's result",
+    async (code) => {
+      const kind = `flaky-${code}`;
+      let attempts = 0;
+      t.ctx.services.mediaJobs.register(kind, async (data) => {
+        attempts++;
+        if (attempts === 1) throw fail(code, { platform: 'Clips' });
+        return probe(String(data.key), {});
+      });
+      const row = await t.ctx.services.mediaJobs.run({ kind, key: `${kind}:${Date.now()}`, data: {} });
+      expect(attempts).toBe(2);
+      expect(row).toMatchObject({ kind: 'probe', size: 2 });
+    },
+  );
+
+  it('does not retry an answer about the link', async () => {
+    let attempts = 0;
+    t.ctx.services.mediaJobs.register('final-answer', async () => {
+      attempts++;
+      throw fail('video.not_found', { platform: 'Clips' });
+    });
+    await expect(
+      t.ctx.services.mediaJobs.run({ kind: 'final-answer', key: `final:${Date.now()}`, data: {} }),
+    ).rejects.toMatchObject({ code: 'video.not_found' });
+    expect(attempts).toBe(1);
+  });
+});
+
+describe('media jobs: only those who asked for a job can follow it', () => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson, MEDIA_CONCURRENCY: '1' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it('answers each requester of a shared job, and anyone else 404 like an unknown id', async () => {
+    const [a, b, stranger] = [
+      await t.signUp({ pro: true }),
+      await t.signUp({ pro: true }),
+      await t.signUp({ pro: true }),
+    ];
+    const v = slowVideo(tt);
+    const first = await a.post('/api/audio/extract', { url: v.url }, async);
+    expect(first.status).toBe(202);
+    const { id } = await first.json();
+    const second = await b.post('/api/audio/extract', { url: v.url }, async);
+    expect(second.status).toBe(202);
+    expect((await second.json()).id).toBe(id);
+
+    expect((await a.get(`/api/media-jobs/${id}`)).status).toBe(200);
+    expect((await b.get(`/api/media-jobs/${id}`)).status).toBe(200);
+    const other = await stranger.get(`/api/media-jobs/${id}`);
+    expect([other.status, (await other.json()).code]).toEqual([404, 'media.job_not_found']);
   });
 });
 

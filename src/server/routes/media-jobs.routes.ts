@@ -1,5 +1,6 @@
 // Where a media job stands, for clients that asked the tools not to wait (Prefer: respond-async):
-// GET /api/media-jobs/:id. The id is unguessable and only given to those who asked.
+// GET /api/media-jobs/:id. The id is unguessable, and only those who asked for the job (several,
+// when they share it) can follow it: to anyone else it is unknown (issue 31).
 import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
@@ -15,6 +16,6 @@ export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/media-jobs/:id',
     { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
-    async (request) => ctx.services.mediaJobs.status(request.params.id),
+    async (request) => ctx.services.mediaJobs.status(request.params.id, request.user!.id),
   );
 }

@@ -15,6 +15,8 @@ import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-
 import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
+import { JOB_CATALOGUE, type JobOf } from '../jobs/catalogue.js';
+import { isTransient } from '../jobs/retry-rule.js';
 import { downloadFileName } from './download.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
@@ -23,9 +25,7 @@ import type { ScheduledTask } from './schedules.service.js';
 import type { VideoService } from './video.service.js';
 
 const notFound = () => fail('batch.not_found');
-/** Upstream trouble and our own faults are worth another try; a 4xx answer about the link is not. */
-const transient = (err: unknown) =>
-  !(err instanceof AppError) || err.status >= 500 || err.status === 424 || err.status === 429;
+const ITEM = JOB_CATALOGUE['batch.item'];
 
 export interface BatchDeps {
   repo: BatchesRepository;
@@ -44,23 +44,23 @@ export interface BatchDeps {
 }
 
 export function createBatchService(deps: BatchDeps) {
+  // The kind's retry rule and time limit come from the catalogue (jobs/catalogue.ts).
   const queue: QueueDefinition = {
-    name: 'batch.item',
+    name: ITEM.queue,
     concurrency: deps.concurrency,
-    retryLimit: 2,
-    retryDelaySeconds: 5,
-    expireInSeconds: deps.itemTimeoutSeconds,
+    retryLimit: ITEM.retry.retries,
+    retryDelaySeconds: ITEM.retry.backoffSeconds,
+    expireInSeconds: ITEM.timeoutSeconds({ media: 0, batchItem: deps.itemTimeoutSeconds }),
   };
   // Fair share: the n-th item of a batch has priority 100 - n, so every batch's first items go
   // before anyone's long tail; a second user's batch never waits behind the whole of a first one.
   const enqueue = (ids: number[]) =>
     Promise.all(
       ids.map((id, n) =>
-        deps.queue.send(
-          queue.name,
-          { itemId: id },
-          { singletonKey: `batch-item-${id}`, priority: Math.max(0, 100 - n) },
-        ),
+        deps.queue.send(queue.name, { itemId: id } satisfies JobOf<'batch.item'>, {
+          singletonKey: `batch-item-${id}`,
+          priority: Math.max(0, 100 - n),
+        }),
       ),
     );
 
@@ -123,7 +123,7 @@ export function createBatchService(deps: BatchDeps) {
         await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, priority: 2 }),
       );
     } catch (err) {
-      if (signal.aborted || (transient(err) && willRetry)) {
+      if (signal.aborted || (isTransient(err) && willRetry)) {
         await deps.repo.requeue(item.id);
         throw err; // the queue runs it again after a backoff
       }

@@ -16,6 +16,7 @@ import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
 import { createMediaJobs } from './media-jobs.service.js';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
+import type { JobKind } from '../jobs/catalogue.js';
 import type { Logger } from 'pino';
 import { createAudioService } from './audio.service.js';
 import { createTranscriptionService } from './transcription.service.js';
@@ -46,6 +47,7 @@ export function createMediaFeature(
     queue: JobQueue;
     logger: Logger;
     engines?: TranscriptionEngine[];
+    testKinds?: Record<string, JobKind>;
   },
 ) {
   const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
@@ -76,6 +78,7 @@ export function createMediaFeature(
     maxQueue: media.config.maxQueue ?? concurrency * 4,
     waitMs: config.MEDIA_WAIT_SECONDS * 1000,
     timeoutSeconds: config.MEDIA_TIMEOUT_SECONDS,
+    testKinds: deps.testKinds,
   });
   const engines = deps.engines ?? [
     createCaptionsEngine(),

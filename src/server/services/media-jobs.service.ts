@@ -4,7 +4,8 @@
 // result key, or joins the one already open, and waits for it: on the node that runs it the
 // handler tells it at once, from any other node it polls the job. When the last request waiting
 // on a node leaves, the job is cancelled, unless someone asked for it without waiting (a 202).
-// Pro's jobs go before free users'; among equals, the owner with fewer open jobs goes first.
+// Pro's jobs go before free users'; among equals, the owner with fewer open jobs goes first. The
+// kinds, their retry rules and time limits are declared in jobs/catalogue.ts (issue 30).
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { JobQueue, JobStatus, QueueDefinition } from '../adapters/jobs/job-queue.js';
@@ -12,6 +13,8 @@ import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
 import { AppError, fail, infrastructureError, revive } from '../errors.js';
+import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn } from '../jobs/catalogue.js';
+import { isTransient } from '../jobs/retry-rule.js';
 import type { MediaResultsService } from './media-results.service.js';
 
 export const MEDIA_QUEUE = 'media';
@@ -20,7 +23,7 @@ const ASYNC_AFTER_MS = 1500;
 const POLL_MAX_MS = 1000;
 
 export interface MediaJobRequest {
-  /** The handler: 'audio', 'transcript', 'remux', 'images', 'slideshow'. */
+  /** The kind, declared in jobs/catalogue.ts: 'audio', 'transcript', 'remux', 'images', 'slideshow', 'preview'. */
   kind: string;
   /** The media result it stores (one job per key). */
   key: string;
@@ -48,6 +51,8 @@ export interface MediaJobsDeps {
   waitMs: number;
   /** A job running longer than this (plus a minute) was lost with its worker and runs again. */
   timeoutSeconds: number;
+  /** Kinds declared by tests on top of the catalogue (their handlers come after the start). */
+  testKinds?: Record<string, JobKind>;
 }
 
 type Outcome = { row: MediaResult } | { err: AppError };
@@ -55,23 +60,27 @@ type Outcome = { row: MediaResult } | { err: AppError };
 const busy = () => fail('media.busy');
 const aborted = () => fail('request.aborted');
 const interrupted = () => fail('media.interrupted');
-/** Trouble reaching the platform is worth another try after a pause; answers about the link and our own faults are final. */
-const retryable = (err: unknown) => err instanceof AppError && err.status >= 500 && err.code.startsWith('upstream.');
 
 /** The error a job ended with, as it was thrown on whichever node ran it (a worker lost: interrupted). */
 const errorFrom = (output: Record<string, unknown> | null): AppError =>
   revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
 
 export function createMediaJobs(deps: MediaJobsDeps) {
+  const kinds: Record<string, JobKind> = Object.fromEntries(
+    kindsOn(MEDIA_QUEUE).map((k) => [k, JOB_CATALOGUE[k as keyof typeof JOB_CATALOGUE]]),
+  );
+  const declared = (kind: string): JobKind | undefined => kinds[kind] ?? deps.testKinds?.[kind];
+  const limits = { media: deps.timeoutSeconds, batchItem: deps.timeoutSeconds };
+  // The queue's own retry and expiry are the fallback; every job carries its kind's (send below).
   const queue: QueueDefinition = {
     name: MEDIA_QUEUE,
     policy: 'stately',
     cancellable: true,
     concurrency: deps.concurrency,
-    retryLimit: 2,
-    retryDelaySeconds: 1,
+    retryLimit: 0,
     expireInSeconds: deps.timeoutSeconds + 60,
   };
+  let started = false;
   const ownerShare = Math.max(1, Math.ceil(deps.maxQueue / 2));
   const handlers = new Map<string, MediaJobHandler>();
   const settled = new EventEmitter().setMaxListeners(0);
@@ -102,7 +111,8 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     } catch (err) {
       // Cancelled (nobody waits) or this node stopping: the queue retries what is still wanted.
       if (signal.aborted) throw err;
-      if (retryable(err) && data.retry !== false && willRetry) throw err;
+      // One rule for every kind (jobs/retry-rule.ts); how many tries the kind gets is its own.
+      if (isTransient(err) && willRetry) throw err;
       const e = toAppError(err, kind);
       settled.emit(id, { err: e } satisfies Outcome);
       // Ended, not failed: a final answer is never retried; waiters on any node read it here.
@@ -112,13 +122,16 @@ export function createMediaJobs(deps: MediaJobsDeps) {
 
   /** The open job of the key, or a new one when the line has room; one admission at a time here. */
   function submit(req: MediaJobRequest, keep: boolean): Promise<string> {
+    const kind = declared(req.kind);
+    if (!kind) return Promise.reject(new Error(`job catalogue: undeclared media job kind ${req.kind}`));
+    const owner = req.who?.owner ?? '';
     const turn = admission.then(async () => {
       const open = await deps.queue.openJob(MEDIA_QUEUE, req.key);
       if (open) {
-        if (keep) await deps.queue.keep(MEDIA_QUEUE, open);
+        // One more requester: they may follow the job (GET /api/media-jobs/:id), and keep it.
+        await deps.queue.join(MEDIA_QUEUE, open, { asker: owner, keep });
         return open;
       }
-      const owner = req.who?.owner ?? '';
       const counts = await deps.queue.openCounts(MEDIA_QUEUE, owner);
       if (counts.open >= deps.concurrency + deps.maxQueue || (owner && counts.owners >= deps.concurrency + ownerShare))
         throw busy();
@@ -129,12 +142,15 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         key: req.key,
         owner,
         priority: plan,
-        retry: req.retry !== false,
         keep,
+        askers: owner ? [owner] : [],
       };
       const id = await deps.queue.send(MEDIA_QUEUE, data, {
         priority: plan * 1000 + Math.max(0, 999 - counts.owners),
         singletonKey: req.key,
+        retries: req.retry === false ? 0 : kind.retry.retries,
+        backoffSeconds: kind.retry.backoffSeconds,
+        timeoutSeconds: kind.timeoutSeconds(limits),
       });
       // Null: another node queued the key's job a moment ago.
       return id ?? (await deps.queue.openJob(MEDIA_QUEUE, req.key)) ?? Promise.reject(busy());
@@ -212,12 +228,18 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   }
 
   return {
-    /** What runs a kind of job (the services register theirs). */
+    /** What runs a kind of job (the services register theirs); the kind must be in the catalogue. */
     register(kind: string, handler: MediaJobHandler) {
+      if (started && !declared(kind)) checkHandlers(MEDIA_QUEUE, [], [kind]);
       handlers.set(kind, handler);
     },
-    /** Declares the queue (every node submits) and, on nodes that work jobs, runs them. */
+    /**
+     * Declares the queue (every node submits) and, on nodes that work jobs, runs them. Stops with
+     * a clear line when a declared kind has no handler or a handler no declared kind.
+     */
     async start(work: boolean) {
+      checkHandlers(MEDIA_QUEUE, Object.keys(kinds), [...handlers.keys()]);
+      started = true;
       await deps.queue.define(queue);
       if (work) await deps.queue.work(queue, ({ id, data, signal, willRetry }) => handle(id, data, signal, willRetry));
     },
@@ -253,9 +275,15 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       }
     },
 
-    /** Where a media job stands (GET /api/media-jobs/:id). */
-    async status(id: string): Promise<MediaJobView> {
-      return view(id, await deps.queue.status(MEDIA_QUEUE, id));
+    /**
+     * Where a media job stands (GET /api/media-jobs/:id). With `asker`, only for those who asked
+     * for it: to anyone else it is unknown (404), as an id that does not exist.
+     */
+    async status(id: string, asker?: string): Promise<MediaJobView> {
+      const s = await deps.queue.status(MEDIA_QUEUE, id);
+      const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
+      if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
+      return view(id, s);
     },
   };
 }

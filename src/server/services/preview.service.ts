@@ -1,12 +1,13 @@
 // Inline preview (SPEC: Play shows the video in the card). Pro users get the lightest video
 // option itself, with Range. Everyone else gets a short clip (decision 0010): the preview must
-// never be a free, unlimited copy of the file that the download quota counts.
+// never be a free, unlimited copy of the file that the download quota counts. The clip is cut by a
+// media job (kind `preview`, any node that works jobs), shared by everyone asking for it meanwhile.
 import path from 'node:path';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { cutPreviewClip } from '../adapters/media/preview-clip.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
-import { createSharedRuns } from '../lib/shared-runs.js';
+import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
 import { mediaKeyId } from '../platforms/platform.js';
@@ -24,9 +25,8 @@ export function createPreviewService(deps: {
   video: VideoService;
   media: MediaProcessor;
   results: MediaResultsService;
+  jobs: MediaJobs;
 }) {
-  const runs = createSharedRuns<MediaResult>();
-
   function produce(
     id: string,
     platform: string,
@@ -64,13 +64,19 @@ export function createPreviewService(deps: {
     );
   }
 
+  // The job, on whichever node runs it: the platform and the video id (the lookup is by id).
+  deps.jobs.register('preview', (data, signal, who) =>
+    produce(String(data.videoId), String(data.platform), String(data.key), signal, who),
+  );
+
   return {
     /** A signed link to the free preview clip of a video, cut once and kept like other results. */
     async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM, who?: JobOwner): Promise<string> {
       const key = `preview:${mediaKeyId({ platform, id })}`;
-      const row =
-        (await deps.results.find(key)) ??
-        (await runs.run(key, signal, (shared) => produce(id, platform, key, shared, who)));
+      const row = (await deps.jobs.run(
+        { kind: 'preview', key, data: { platform, videoId: id }, who },
+        signal,
+      )) as MediaResult;
       return deps.results.link(row);
     },
   };

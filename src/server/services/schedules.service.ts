@@ -6,6 +6,9 @@
 import type { Logger } from 'pino';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
 import type { ScheduleRunsRepository } from '../db/repositories/schedule-runs.repository.js';
+import { JOB_CATALOGUE } from '../jobs/catalogue.js';
+
+const TURN = JOB_CATALOGUE.schedule;
 
 export interface ScheduledTask {
   name: string;
@@ -52,7 +55,12 @@ export function createSchedules(deps: {
       await deps.queue.start();
       for (const task of tasks) {
         // One waiting turn is enough: the queue keeps at most one per task (singleton policy).
-        const q = { name: queueName(task), concurrency: 1, expireInSeconds: 3600 };
+        const q = {
+          name: queueName(task),
+          concurrency: 1,
+          retryLimit: TURN.retry.retries,
+          expireInSeconds: TURN.timeoutSeconds({ media: 0, batchItem: 0 }),
+        };
         await deps.queue.define(q);
         await deps.queue.every(q.name, '* * * * *');
         // The start turn is queued before the worker polls, so it is taken on its first fetch.

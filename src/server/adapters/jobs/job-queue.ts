@@ -1,9 +1,11 @@
 // The job queue (issue 21, decision 0021): pg-boss on the database the product already has,
 // PostgreSQL through its URL or the embedded PGlite through raw SQL, so jobs and schedules are
-// shared by every node on one database. Only this file knows pg-boss.
+// shared by every node on one database. Only this file and pgboss-tables.ts (what pg-boss has no
+// public call for) know pg-boss.
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobsConnection } from '../../db/client.js';
+import { pgBossTables } from './pgboss-tables.js';
 
 export interface JobHandlerContext {
   id: string;
@@ -36,6 +38,14 @@ export interface JobStatus {
   position?: number;
 }
 
+export interface SendOptions {
+  priority?: number;
+  singletonKey?: string;
+  retries?: number;
+  backoffSeconds?: number;
+  timeoutSeconds?: number;
+}
+
 /** How often a running cancellable handler looks whether another node cancelled its job. */
 const CANCEL_POLL_MS = 1000;
 
@@ -66,10 +76,11 @@ export function createJobQueue(opts: {
   const wake = (name: string) => workersOf.get(name)?.forEach((id) => boss.notifyWorker(id));
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
-  const sql = async <T>(text: string, values: unknown[]): Promise<T[]> =>
-    ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
-  const stateOf = async (name: string, id: string) =>
-    (await sql<{ state: JobState }>('SELECT state FROM pgboss.job WHERE name = $1 AND id = $2', [name, id]))[0]?.state;
+  const tables = pgBossTables(
+    async <T>(text: string, values: unknown[]): Promise<T[]> =>
+      ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows,
+  );
+  const stateOf = async (name: string, id: string) => (await boss.getJobById(name, id))?.state;
 
   return {
     start(): Promise<unknown> {
@@ -128,64 +139,44 @@ export function createJobQueue(opts: {
         workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), self]);
       }
     },
-    /** Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. */
-    async send(
-      name: string,
-      data: Record<string, unknown> = {},
-      options: { priority?: number; singletonKey?: string } = {},
-    ) {
-      const id = await boss.send(name, data, options);
+    /**
+     * Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. The retry
+     * rule and time limit of its kind (jobs/catalogue.ts) override the queue's.
+     */
+    async send(name: string, data: Record<string, unknown> = {}, options: SendOptions = {}) {
+      const { retries, backoffSeconds, timeoutSeconds, ...rest } = options;
+      const id = await boss.send(name, data, {
+        ...rest,
+        ...(retries !== undefined ? { retryLimit: retries, retryBackoff: true } : {}),
+        ...(backoffSeconds !== undefined ? { retryDelay: backoffSeconds } : {}),
+        ...(timeoutSeconds !== undefined ? { expireInSeconds: timeoutSeconds } : {}),
+      });
       wake(name);
       return id;
     },
-    /** The open (waiting or running) job of a singleton key, if any. */
-    async openJob(name: string, singletonKey: string): Promise<string | undefined> {
-      const rows = await sql<{ id: string }>(
-        "SELECT id FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' ORDER BY created_on DESC LIMIT 1",
-        [name, singletonKey],
-      );
-      return rows[0]?.id;
-    },
-    /** Open jobs of the queue, and how many of them carry `data.owner = owner`. */
-    async openCounts(name: string, owner: string): Promise<{ open: number; owners: number }> {
-      const [row] = await sql<{ open: string; owners: string }>(
-        "SELECT count(*) AS open, count(*) FILTER (WHERE data->>'owner' = $2) AS owners FROM pgboss.job WHERE name = $1 AND state < 'completed'",
-        [name, owner],
-      );
-      return { open: Number(row?.open ?? 0), owners: Number(row?.owners ?? 0) };
-    },
+    openJob: tables.openJob,
+    openCounts: tables.openCounts,
     /** A job's state, data, output and (while it waits) its place in line, in pg-boss's fetch order. */
     async status(name: string, id: string): Promise<JobStatus | null> {
-      const [row] = await sql<JobStatus & { position: string | null }>(
-        `SELECT j.state, j.data, j.output,
-           CASE WHEN j.state < 'active' THEN 1 + (SELECT count(*) FROM pgboss.job w WHERE w.name = j.name AND w.state < 'active'
-             AND (w.priority > j.priority OR (w.priority = j.priority AND (w.created_on, w.id) < (j.created_on, j.id)))) END AS position
-         FROM pgboss.job j WHERE j.name = $1 AND j.id = $2`,
-        [name, id],
-      );
-      if (!row) return null;
+      const job = await boss.getJobById<Record<string, unknown>>(name, id);
+      if (!job) return null;
+      const position = job.state === 'created' || job.state === 'retry' ? await tables.position(name, id) : null;
       return {
-        state: row.state,
-        data: row.data ?? {},
-        output: row.output ?? null,
-        ...(row.position !== null ? { position: Number(row.position) } : {}),
+        state: job.state,
+        data: job.data ?? {},
+        output: (job.output as Record<string, unknown> | null) ?? null,
+        ...(position !== null ? { position } : {}),
       };
     },
+    /** A requester joins the job (they may follow it); `keep`: it is never cancelled when waiters leave. */
+    join: tables.join,
     /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
-    async keep(name: string, id: string) {
-      await sql(
-        `UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || '{"keep":true}'::jsonb WHERE name = $1 AND id = $2`,
-        [name, id],
-      );
-    },
+    keep: (name: string, id: string) => tables.join(name, id, { keep: true }),
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {
-      const rows = await sql(
-        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = $2 AND state < 'completed' AND NOT coalesce((data->>'keep')::boolean, false) RETURNING 1`,
-        [name, id],
-      );
-      if (rows.length) running.get(id)?.abort();
-      return rows.length > 0;
+      const cancelled = await tables.cancelUnlessKept(name, id);
+      if (cancelled) running.get(id)?.abort();
+      return cancelled;
     },
     /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
     every(name: string, cron: string) {

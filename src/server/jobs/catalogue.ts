@@ -1,0 +1,81 @@
+// Every kind of background work, declared once (issue 30): its name, its payload, the queue it runs
+// on, its retry rule and its time limit. Its handler is registered by the service that owns the
+// work, and the start stops with a clear line when a kind has no handler or a handler no kind
+// (checkHandlers). Adding a kind is one entry here plus its handler's register() call; see
+// docs/architecture.md, "Background work".
+import type { RetryRule } from './retry-rule.js';
+
+/** The payload of each kind: what its handler needs on any node (plain JSON). */
+export interface JobPayloads {
+  /** MP3 of a video's sound. */
+  audio: { url: string };
+  /** Listening to the sound (transcription engines that need the media). */
+  transcript: { url: string };
+  /** The HEVC file of one quality with its sound (no retries: the caller falls back to the next file). */
+  remux: { url: string; quality: string };
+  /** A photo post's slides as a ZIP. */
+  images: { url: string };
+  /** A photo post as an MP4 slideshow. */
+  slideshow: { url: string };
+  /** A free user's short preview clip (decision 0010). */
+  preview: { platform: string; videoId: string };
+  /** One link of a batch (its own queue: items of one batch take turns with other batches). */
+  'batch.item': { itemId: number };
+  /** One turn of a scheduled task (queue `schedule.<task>`). */
+  schedule: Record<string, never>;
+}
+export type JobName = keyof JobPayloads;
+export type JobOf<N extends JobName> = JobPayloads[N];
+
+/** Time limits from configuration, in seconds. */
+export interface JobLimits {
+  media: number;
+  batchItem: number;
+}
+
+export interface JobKind {
+  /** The pg-boss queue its jobs go to. */
+  queue: 'media' | 'batch.item' | 'schedule';
+  retry: RetryRule;
+  /** A job running longer than this was lost with its worker: the queue hands it to another. */
+  timeoutSeconds: (limits: JobLimits) => number;
+}
+
+/** The media queue's kinds run a handler of MEDIA_TIMEOUT_SECONDS, plus a minute of slack. */
+const media = (retries = 2): JobKind => ({
+  queue: 'media',
+  retry: { retries, backoffSeconds: 1 },
+  timeoutSeconds: (l) => l.media + 60,
+});
+
+export const JOB_CATALOGUE: Record<JobName, JobKind> = {
+  audio: media(),
+  transcript: media(),
+  remux: media(0),
+  images: media(),
+  slideshow: media(),
+  preview: media(0), // a person is watching the card: a failure is shown at once
+  'batch.item': {
+    queue: 'batch.item',
+    retry: { retries: 2, backoffSeconds: 5 },
+    timeoutSeconds: (l) => l.batchItem,
+  },
+  schedule: { queue: 'schedule', retry: { retries: 0, backoffSeconds: 0 }, timeoutSeconds: () => 3600 },
+};
+
+/** The kinds that run on a queue (all of them share MEDIA_QUEUE, the rest have their own). */
+export const kindsOn = (queue: JobKind['queue'], catalogue: Record<string, JobKind> = JOB_CATALOGUE) =>
+  Object.keys(catalogue).filter((k) => catalogue[k].queue === queue);
+
+/** Throws one clear line when a declared kind has no handler or a handler has no declared kind. */
+export function checkHandlers(queue: string, declared: string[], handled: string[]) {
+  const missing = declared.filter((k) => !handled.includes(k));
+  const unknown = handled.filter((k) => !declared.includes(k));
+  if (missing.length)
+    throw new Error(`job catalogue: no handler for kind ${missing.join(', ')} on queue ${queue}; register one`);
+  if (unknown.length)
+    throw new Error(
+      `job catalogue: handler for undeclared kind ${unknown.join(', ')} on queue ${queue}; ` +
+        'declare it in src/server/jobs/catalogue.ts',
+    );
+}

@@ -1,0 +1,26 @@
+// The one rule for every kind of background work (issue 30): what is transient (another try after
+// a pause may succeed) and what is final (the same answer would come again). A kind says how
+// many tries it gets and how long the first pause is; this file alone says which failures use them.
+import { AppError, infrastructureError } from '../errors.js';
+
+export interface RetryRule {
+  /** Further attempts after the first (0: never retried). */
+  retries: number;
+  /** Pause before the first retry; each next pause doubles (pg-boss's retryBackoff). */
+  backoffSeconds: number;
+}
+
+/** Codes about the link or the file itself: the platform would give the same answer again. */
+const FINAL_UPSTREAM = new Set(['upstream.blocked', 'upstream.too_large']);
+
+/**
+ * True when a failure is worth another try: the platform not answering, slow, limiting us, or
+ * cutting a transfer short (`upstream.*`: 424, 429 and 5xx alike); our own passing faults (503: the
+ * database restarting, a full line, the store not answering; 502: a broken transfer); and errors we
+ * cannot name (a socket reset deep in a library). Answers about the link (4xx) are final.
+ */
+export function isTransient(err: unknown): boolean {
+  if (!(err instanceof AppError)) return (infrastructureError(err)?.status ?? 503) === 503;
+  if (err.code.startsWith('upstream.')) return !FINAL_UPSTREAM.has(err.code);
+  return err.status === 429 || err.status === 502 || err.status === 503;
+}
