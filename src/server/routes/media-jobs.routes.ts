@@ -16,6 +16,6 @@ export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/media-jobs/:id',
     { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
-    async (request) => ctx.services.mediaJobs.status(request.params.id, request.user!.id),
+    async (request) => ctx.services.mediaJobs.status(request.params.id, request.user?.id ?? ''),
   );
 }
