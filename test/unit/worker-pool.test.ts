@@ -15,7 +15,7 @@ function gate() {
       open.set(name, () => resolve(name));
     });
   const finish = async (name: string) => {
-    open.get(name)!();
+    open.get(name)?.();
     await new Promise((r) => setImmediate(r));
   };
   return { started, job, finish };
