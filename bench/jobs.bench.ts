@@ -3,14 +3,16 @@
 // PostgreSQL database (web node enqueues, workers fetch from the fake CDN and store the files), and
 // audio extractions (media jobs) per minute the same way, all media kept in the S3 stand-in.
 // Run: `node scripts/build.mjs && npx tsx bench/jobs.bench.ts` (JOBS=200, ITEMS=40, AUDIO=24,
-// WORKER_MEDIA_CONCURRENCY=1).
+// WORKER_MEDIA_CONCURRENCY=1). BASELINE=<dir>: a built checkout of other code (e.g. main, with this
+// tree's node_modules linked in) measured in the same run, its figures first, then this tree's
+// and the ratios (issue 30: no worse than before).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { createJobQueue } from '../src/server/adapters/jobs/job-queue.js';
+import { createJobQueue as createThisJobQueue } from '../src/server/adapters/jobs/job-queue.js';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.js';
 import { createPostgresDatabase } from '../test/helpers/test-db.js';
 import { startServer } from '../test/helpers/e2e.js';
@@ -26,9 +28,12 @@ const PER_WORKER = process.env.WORKER_MEDIA_CONCURRENCY ?? '1';
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const logger = pino({ level: 'silent' });
+const HERE = path.resolve(import.meta.dirname, '..');
+const BASELINE = process.env.BASELINE ? path.resolve(process.env.BASELINE) : undefined;
+type CreateJobQueue = typeof createThisJobQueue;
 
 /** Sends JOBS jobs one after another into an idle queue with 2 workers; returns latencies and SQL calls per job. */
-async function latency(database: Database, sqlCalls: () => Promise<number>) {
+async function latency(createJobQueue: CreateJobQueue, database: Database, sqlCalls: () => Promise<number>) {
   const queue = createJobQueue({ connection: database.jobs, logger, pollingIntervalSeconds: 0.5 });
   await queue.start();
   const q = { name: 'bench.latency', concurrency: 2 };
@@ -53,8 +58,9 @@ async function latency(database: Database, sqlCalls: () => Promise<number>) {
   return { p50: pct(waits, 50), p99: pct(waits, 99), perJob: calls / JOBS };
 }
 
-async function workerProcess(env: Record<string, string>): Promise<ChildProcess> {
+async function workerProcess(env: Record<string, string>, root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: root,
     env: { ...process.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,7 +72,7 @@ async function workerProcess(env: Record<string, string>): Promise<ChildProcess>
   return child;
 }
 
-async function throughput(workers: number) {
+async function throughput(workers: number, root: string) {
   const db = await createPostgresDatabase();
   const tt = await startFakeTikTok();
   const s3 = await startFakeS3({ bucket: 'bench-media', accessKeyId: 'AKIDBENCH' });
@@ -80,16 +86,21 @@ async function throughput(workers: number) {
     S3_ACCESS_KEY_ID: 'AKIDBENCH',
     S3_SECRET_ACCESS_KEY: 'bench-secret',
   };
-  const web = await startServer({
-    ...env,
-    PROCESS_ROLE: 'web',
-    VIDEO_INFO_PER_MINUTE: '100000',
-    MEDIA_QUEUE_LIMIT: '1000',
-  });
+  const web = await startServer(
+    {
+      ...env,
+      PROCESS_ROLE: 'web',
+      VIDEO_INFO_PER_MINUTE: '100000',
+      MEDIA_QUEUE_LIMIT: '1000',
+    },
+    root,
+  );
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++)
-      children.push(await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }));
+      children.push(
+        await workerProcess({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-worker-')) }, root),
+      );
     const email = `jobs${Date.now()}@example.com`;
     const reg = await fetch(`${web.url}/api/auth/register`, {
       method: 'POST',
@@ -135,53 +146,83 @@ async function throughput(workers: number) {
   }
 }
 
-const pgDb = await createPostgresDatabase();
-const postgres = await openPostgres(pgDb.url);
-const stats = new pg.Client({ connectionString: pgDb.url });
-await stats.connect();
-const xacts = async () =>
-  Number(
-    (
-      await stats.query(
-        'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
-      )
-    ).rows[0].n,
+/** Every figure of one tree: queue latency on both databases, then batch and audio throughput. */
+async function measure(root: string, createJobQueue: CreateJobQueue) {
+  const pgDb = await createPostgresDatabase();
+  const postgres = await openPostgres(pgDb.url);
+  const stats = new pg.Client({ connectionString: pgDb.url });
+  await stats.connect();
+  const xacts = async () =>
+    Number(
+      (
+        await stats.query(
+          'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+        )
+      ).rows[0].n,
+    );
+  const onPostgres = await latency(createJobQueue, postgres, xacts);
+  await stats.end();
+  await postgres.close();
+  await pgDb.drop();
+
+  const lite = await openPglite('memory://');
+  let calls = 0;
+  const counted: Database = {
+    ...lite,
+    jobs: {
+      executeSql: (text: string, values?: unknown[]) => (
+        calls++,
+        (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(
+          text,
+          values,
+        )
+      ),
+    },
+  };
+  const onPglite = await latency(createJobQueue, counted, async () => calls);
+  await lite.close();
+
+  console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
+  console.log(
+    `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
   );
-const onPostgres = await latency(postgres, xacts);
-await stats.end();
-await postgres.close();
-await pgDb.drop();
+  console.log(
+    `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
+  );
+  const one = await throughput(1, root);
+  const two = await throughput(2, root);
+  console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
+  console.log(
+    `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
+  );
+  console.log(
+    `${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`,
+  );
+  console.log(
+    `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
+  );
+  return { onPostgres, onPglite, one, two };
+}
 
-const lite = await openPglite('memory://');
-let calls = 0;
-const counted: Database = {
-  ...lite,
-  jobs: {
-    executeSql: (text: string, values?: unknown[]) => (
-      calls++,
-      (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(text, values)
-    ),
-  },
-};
-const onPglite = await latency(counted, async () => calls);
-await lite.close();
-
-console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
-console.log(
-  `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
-);
-console.log(
-  `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
-);
-const one = await throughput(1);
-const two = await throughput(2);
-console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
-console.log(
-  `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
-);
-console.log(
-  `${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`,
-);
-console.log(
-  `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
-);
+if (BASELINE) {
+  const base = (await import(path.join(BASELINE, 'src/server/adapters/jobs/job-queue.ts'))) as {
+    createJobQueue: CreateJobQueue;
+  };
+  console.log(`# baseline: ${BASELINE}`);
+  const before = await measure(BASELINE, base.createJobQueue);
+  console.log(`# this tree: ${HERE}`);
+  const after = await measure(HERE, createThisJobQueue);
+  const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  console.log('this tree / baseline (p99: below 1 is better; throughput: above 1 is better):');
+  console.log(
+    `  p99 PostgreSQL ${r(after.onPostgres.p99, before.onPostgres.p99)}, PGlite ${r(after.onPglite.p99, before.onPglite.p99)}`,
+  );
+  console.log(
+    `  batch items/min 1 worker ${r(after.one.items, before.one.items)}, 2 workers ${r(after.two.items, before.two.items)}`,
+  );
+  console.log(
+    `  audio jobs/min 1 worker ${r(after.one.audio, before.one.audio)}, 2 workers ${r(after.two.audio, before.two.audio)}`,
+  );
+} else {
+  await measure(HERE, createThisJobQueue);
+}

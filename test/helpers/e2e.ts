@@ -33,7 +33,8 @@ export interface RunningServer {
 }
 
 /** env.PORT may be given when the URL must be known before the start (e.g. OIDC redirect URIs). */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** `root`: the checkout whose build runs (a benchmark compares another build with this one). */
+export async function startServer(env: Record<string, string> = {}, root = ROOT): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-e2e-'));
   const fullEnv: Record<string, string> = {
@@ -46,7 +47,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: ROOT,
+    cwd: root,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
