@@ -12,6 +12,8 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { startNodes } from '../helpers/nodes.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { JOB_CATALOGUE, type JobKind } from '../../src/server/jobs/catalogue.js';
+import { createPlatformMediaSource } from '../../src/server/services/platform-media-source.js';
+import type { MediaSource } from '../../src/server/services/media-source.js';
 import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
@@ -259,6 +261,39 @@ describe('media jobs: only those who asked for a job can follow it', () => {
     expect((await b.get(`/api/media-jobs/${id}`)).status).toBe(200);
     const other = await stranger.get(`/api/media-jobs/${id}`);
     expect([other.status, (await other.json()).code]).toEqual([404, 'media.job_not_found']);
+  });
+});
+
+describe('media jobs: one lookup per job', () => {
+  let tt: FakeTikTok;
+  let t: TestApp;
+  let lookups = 0;
+  beforeAll(async () => {
+    tt = await startFakeTikTok();
+    // The platforms' media source, counting every lookup (cached or not) made by the request and the job.
+    let real: MediaSource | undefined;
+    const counting: MediaSource = {
+      recognises: (url) => real?.recognises(url) ?? false,
+      platformNames: () => real?.platformNames() ?? [],
+      lookup: (url, signal) => (lookups++, (real as MediaSource).lookup(url, signal)),
+      openAudioSource: (...a) => (real as MediaSource).openAudioSource(...a),
+      fetchText: (...a) => (real as MediaSource).fetchText(...a),
+    };
+    t = await createTestApp({ env: { UPSTREAM_HOST_MAP: tt.hostMapJson }, overrides: { mediaSource: counting } });
+    real = createPlatformMediaSource(() => t.ctx.services.video);
+  });
+  afterAll(async () => {
+    await t.close();
+    await tt.close();
+  });
+
+  it("looks the video up once for an audio extraction: the job uses the request's lookup", async () => {
+    const pro = await t.signUp({ pro: true });
+    const v = tt.addVideo({ media: { file: toneMp4(2) }, duration: 2 });
+    lookups = 0;
+    const res = await pro.post('/api/audio/extract', { url: v.url });
+    expect(res.status).toBe(200);
+    expect(lookups).toBe(1);
   });
 });
 

@@ -63,10 +63,12 @@ export function createAudioService(deps: AudioServiceDeps) {
     );
   }
 
-  // The job, on whichever node runs it: the lookup again (cached), then the extraction.
-  deps.jobs.register('audio', async (data, signal, who) => {
+  // The job, on whichever node runs it: the request's lookup when it waits on this node (one
+  // lookup per job), else its own; then the extraction.
+  deps.jobs.register('audio', async (data, signal, who, local) => {
     const url = String(data.url);
-    return produce(url, await deps.source.lookup(url, signal), String(data.key), signal, who);
+    const info = (local as MediaVideoInfo | undefined) ?? (await deps.source.lookup(url, signal));
+    return produce(url, info, String(data.key), signal, who);
   });
 
   return {
@@ -85,7 +87,7 @@ export function createAudioService(deps: AudioServiceDeps) {
       const info = await deps.source.lookup(url, signal);
       // A kept MP3 comes straight back from run(); otherwise the job makes it.
       const key = `audio:${mediaKeyId(info)}`;
-      const out = await deps.jobs.run({ kind: 'audio', key, data: { url }, who }, signal, opts);
+      const out = await deps.jobs.run({ kind: 'audio', key, data: { url }, who }, signal, { ...opts, local: info });
       return 'state' in out ? out : shape(info, out);
     },
   };

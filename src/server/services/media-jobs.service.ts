@@ -13,7 +13,7 @@ import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
 import { AppError, fail, infrastructureError, revive } from '../errors.js';
-import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn } from '../jobs/catalogue.js';
+import { checkHandlers, JOB_CATALOGUE, type JobKind, type JobName, type JobOf, kindsOn } from '../jobs/catalogue.js';
 import { isTransient } from '../jobs/retry-rule.js';
 import type { MediaResultsService } from './media-results.service.js';
 
@@ -22,21 +22,31 @@ export const MEDIA_QUEUE = 'media';
 const ASYNC_AFTER_MS = 1500;
 const POLL_MAX_MS = 1000;
 
-export interface MediaJobRequest {
+/** The payload of a declared kind (jobs/catalogue.ts); plain JSON for a kind a test declares. */
+export type PayloadOf<K extends string> = K extends JobName ? JobOf<K> : Record<string, unknown>;
+/** What a handler receives: its kind's payload and the job's own fields. */
+export type JobData<K extends string> = PayloadOf<K> & { kind: string; key: string; owner: string; priority: number };
+
+export interface MediaJobRequest<K extends string = string> {
   /** The kind, declared in jobs/catalogue.ts: 'audio', 'transcript', 'remux', 'images', 'slideshow', 'preview'. */
-  kind: string;
+  kind: K;
   /** The media result it stores (one job per key). */
   key: string;
-  /** What the handler needs to redo the lookup on any node (plain JSON). */
-  data: Record<string, unknown>;
+  /** What the handler needs on any node: the kind's payload (plain JSON). */
+  data: PayloadOf<K>;
   who?: JobOwner;
   /** False where the caller has its own fallback (a remux falls back to the next file): no retries. */
   retry?: boolean;
 }
-export type MediaJobHandler = (
-  data: Record<string, unknown>,
+/**
+ * `local`: what a request waiting on this node handed over (its lookup of the video), so the job
+ * does not look the video up again; undefined on another node, which looks it up itself.
+ */
+export type MediaJobHandler<K extends string = string> = (
+  data: JobData<K>,
   signal: AbortSignal,
   who: JobOwner,
+  local?: unknown,
 ) => Promise<MediaResult>;
 export type PendingJob = MediaJobView & { state: 'queued' | 'running' };
 
@@ -85,6 +95,8 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   const handlers = new Map<string, MediaJobHandler>();
   const settled = new EventEmitter().setMaxListeners(0);
   const waiting = new Map<string, number>();
+  /** Per key, what the requests waiting here looked up (handed to the job if it runs here). */
+  const locals = new Map<string, unknown>();
   let admission: Promise<unknown> = Promise.resolve();
 
   function toAppError(err: unknown, kind: string): AppError {
@@ -105,7 +117,8 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     try {
       if (!run) throw interrupted(); // a node of another release; it is not this request's fault
       // A second job of the key (queued while the first ran) finds the first one's result.
-      const row = (await deps.results.find(String(data.key))) ?? (await run(data, signal, who));
+      const key = String(data.key);
+      const row = (await deps.results.find(key)) ?? (await run(data as JobData<string>, signal, who, locals.get(key)));
       settled.emit(id, { row } satisfies Outcome);
       return { stored: row.key };
     } catch (err) {
@@ -229,9 +242,9 @@ export function createMediaJobs(deps: MediaJobsDeps) {
 
   return {
     /** What runs a kind of job (the services register theirs); the kind must be in the catalogue. */
-    register(kind: string, handler: MediaJobHandler) {
+    register<K extends string>(kind: K, handler: MediaJobHandler<K>) {
       if (started && !declared(kind)) checkHandlers(MEDIA_QUEUE, [], [kind]);
-      handlers.set(kind, handler);
+      handlers.set(kind, handler as MediaJobHandler);
     },
     /**
      * Declares the queue (every node submits) and, on nodes that work jobs, runs them. Stops with
@@ -250,15 +263,22 @@ export function createMediaJobs(deps: MediaJobsDeps) {
      * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
      * moment answer where the job stands instead (it goes on without anyone connected).
      */
-    async run(
-      req: MediaJobRequest,
+    async run<K extends string>(
+      req: MediaJobRequest<K>,
       signal?: AbortSignal,
-      opts: { respondAsync?: boolean } = {},
+      opts: { respondAsync?: boolean; local?: unknown } = {},
     ): Promise<MediaResult | PendingJob> {
       const stored = await deps.results.find(req.key);
       if (stored) return stored;
       if (signal?.aborted) throw aborted();
-      const ref = { id: await submit(req, !!opts.respondAsync) };
+      if (opts.local !== undefined && !locals.has(req.key)) locals.set(req.key, opts.local);
+      let ref: { id: string };
+      try {
+        ref = { id: await submit(req, !!opts.respondAsync) };
+      } catch (err) {
+        if (!waiting.has(req.key)) locals.delete(req.key);
+        throw err;
+      }
       count(req.key, 1);
       try {
         const row = await outcome(ref, req, signal, opts.respondAsync ? ASYNC_AFTER_MS : deps.waitMs);
@@ -270,7 +290,9 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id)) as PendingJob;
       } finally {
         // The last request on this node left: stop the work, unless someone comes back for it.
-        if (count(req.key, -1) === 0 && signal?.aborted)
+        const left = count(req.key, -1);
+        if (left === 0) locals.delete(req.key);
+        if (left === 0 && signal?.aborted)
           await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
       }
     },

@@ -148,11 +148,13 @@ export function createPhotoPostService(deps: {
     );
   }
 
-  // The jobs, on whichever node runs them: the lookup again (cached), then the ZIP or the render.
+  // The jobs, on whichever node runs them: the request's lookup when it waits on this node (one
+  // lookup per job), else their own; then the ZIP or the render.
   for (const quality of ['images', 'slideshow'] as const) {
-    deps.jobs.register(quality, async (data, signal, who) =>
-      produce(await deps.video.lookup(String(data.url), signal), quality, String(data.key), signal, who),
-    );
+    deps.jobs.register(quality, async (data, signal, who, local) => {
+      const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
+      return produce(video, quality, String(data.key), signal, who);
+    });
   }
 
   return {
@@ -165,7 +167,9 @@ export function createPhotoPostService(deps: {
     ): Promise<MediaResult> {
       if (!video.video.images.length) throw fail('video.no_slide', { variant: 'none' });
       const key = `${quality}:${mediaKeyId(video.ref)}`;
-      return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal)) as MediaResult;
+      return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal, {
+        local: video,
+      })) as MediaResult;
     },
     /** The ZIP or slideshow of a photo post as a stream, from the store or made now. */
     async open(

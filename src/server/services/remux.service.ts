@@ -97,9 +97,10 @@ export function createRemuxService(deps: {
     );
   }
 
-  // The job, on whichever node runs it: the lookup again (cached), then the remux.
-  deps.jobs.register('remux', async (data, signal, who) => {
-    const video = await deps.video.lookup(String(data.url), signal);
+  // The job, on whichever node runs it: the request's lookup when it waits on this node (one
+  // lookup per job), else its own; then the remux.
+  deps.jobs.register('remux', async (data, signal, who, local) => {
+    const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
     const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
     if (!option) throw fail('upstream.unavailable', { variant: 'refused' });
     return produce(video, option, String(data.key), signal, who);
@@ -113,6 +114,7 @@ export function createRemuxService(deps: {
       return (await deps.jobs.run(
         { kind: 'remux', key, data: { url: video.ref.url, quality: option.quality }, who, retry: false },
         signal,
+        { local: video },
       )) as MediaResult;
     },
     /** The remuxed file of `option` as a stream, from the store or made now. */

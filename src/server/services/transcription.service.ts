@@ -144,9 +144,11 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     }
   }
 
-  deps.jobs.register('transcript', async (data, signal, who) => {
+  // The request's lookup when it waits on this node (one lookup per job), else the job's own.
+  deps.jobs.register('transcript', async (data, signal, who, local) => {
     const url = String(data.url);
-    return listen(url, await deps.source.lookup(url, signal), String(data.key), signal, who);
+    const info = (local as MediaVideoInfo | undefined) ?? (await deps.source.lookup(url, signal));
+    return listen(url, info, String(data.key), signal, who);
   });
 
   /** A stored transcript, with the title and author of now. */
@@ -190,7 +192,10 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       const listeners = listenersHere();
       if (!listeners.length) throw unavailable();
       const key = `transcript:${mediaKeyId(info)}:${listeners.map((e) => e.id).join('+')}`;
-      const out = await deps.jobs.run({ kind: 'transcript', key, data: { url }, who }, signal, opts);
+      const out = await deps.jobs.run({ kind: 'transcript', key, data: { url }, who }, signal, {
+        ...opts,
+        local: info,
+      });
       if ('state' in out) return out;
       const result = await read(info, out);
       if (!result) throw fail('media.store_unavailable');
