@@ -275,7 +275,10 @@ describe('media jobs: one lookup per job', () => {
     const counting: MediaSource = {
       recognises: (url) => real?.recognises(url) ?? false,
       platformNames: () => real?.platformNames() ?? [],
-      lookup: (url, signal) => (lookups++, (real as MediaSource).lookup(url, signal)),
+      lookup: (url, signal) => {
+        lookups++;
+        return (real as MediaSource).lookup(url, signal);
+      },
       openAudioSource: (...a) => (real as MediaSource).openAudioSource(...a),
       fetchText: (...a) => (real as MediaSource).fetchText(...a),
     };
