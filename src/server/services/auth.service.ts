@@ -4,6 +4,7 @@ import { fail, retryAfter } from '../errors.js';
 import type { RegisterRequest, LoginRequest } from '../../shared/contracts/index.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import type { RateLimits } from '../lib/rate-limits.js';
+import { checkPassword } from '../lib/password-policy.js';
 
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -37,6 +38,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async register(input: RegisterRequest, ip: string): Promise<User> {
       const wait = await limits.signUpsPerIp.hit(`ip:${ip}`);
       if (wait > 0) throw tooManyAttempts(wait);
+      checkPassword(input.password, { email: input.email, names: [input.firstName ?? null, input.lastName ?? null] });
       const hash = await hashPassword(input.password);
       const user = await deps.users.createWithPassword(
         { email: input.email, firstName: input.firstName || null, lastName: input.lastName || null },
