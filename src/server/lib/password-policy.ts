@@ -40,11 +40,15 @@ const REASONS: Record<string, Reason> = {
 };
 
 let estimator: ZxcvbnFactory | null = null;
-const estimate = (password: string, inputs: string[]): ZxcvbnResult =>
-  (estimator ??= new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, siteWords: SITE_WORDS },
-    graphs: common.adjacencyGraphs,
-  })).check(password, inputs);
+function estimate(password: string, inputs: string[]): ZxcvbnResult {
+  if (!estimator) {
+    estimator = new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, siteWords: SITE_WORDS },
+      graphs: common.adjacencyGraphs,
+    });
+  }
+  return estimator.check(password, inputs);
+}
 
 /** Throws 400 auth.weak_password, saying why, for a password an attacker would try early. */
 export function checkPassword(password: string, about: { email?: string | null; names?: Array<string | null> }) {
