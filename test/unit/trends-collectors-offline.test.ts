@@ -23,7 +23,9 @@ function offlineCollectors() {
   const runs: Array<{ source: string; error: string | null }> = [];
   const repo = {
     startRun: async (source: string) => runs.push({ source, error: null }),
-    finishRun: async (id: number, _items: number, error: string | null) => void (runs[id - 1].error = error),
+    finishRun: async (id: number, _items: number, error: string | null) => {
+      runs[id - 1].error = error;
+    },
     addSnapshot: async () => undefined,
     addNews: async () => 0,
   } as unknown as TrendsRepository;
