@@ -27,7 +27,8 @@ const hostMap = optionalString.transform((v, ctx) => {
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: loopback only until PUBLIC_URL names another host (then every interface): see loadConfig.
+  HOST: optionalString,
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
     z
@@ -143,7 +144,11 @@ const ALL_OR_NONE: ReadonlyArray<ReadonlyArray<keyof Env>> = [
   ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'],
 ];
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'HOST'> {
+  /** Listen address: HOST, else `localhost` (loopback) unless PUBLIC_URL names another host. */
+  HOST: string;
+  /** PUBLIC_URL is this machine (localhost, 127.0.0.1, [::1]): its loopback aliases are the same site. */
+  publicUrlIsLoopback: boolean;
   sessionSecret: string;
   publicUrl: string;
   isProduction: boolean;
@@ -188,10 +193,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: TEST_CHECKOUT=on is refused when NODE_ENV=production');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
-  const publicHost = new URL(publicUrl).hostname;
-  const local = publicHost === 'localhost' || publicHost === '127.0.0.1' || publicHost === '[::1]';
+  const local = isLoopbackHost(new URL(publicUrl).hostname);
   return {
     ...e,
+    // Safe on any network by default: nothing but this machine can reach a server whose PUBLIC_URL
+    // is this machine, so the test checkout it turns on is never offered to a stranger (issue 31).
+    HOST: e.HOST ?? (e.PUBLIC_URL && !local ? '0.0.0.0' : 'localhost'),
+    publicUrlIsLoopback: local,
     DATA_DIR: dataDir,
     isProduction,
     // Security must not hang on remembering NODE_ENV: an https address alone turns these on.
@@ -203,6 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
       : null,
   };
+}
+
+/** A host name or address of this machine's loopback interface (as URL.hostname spells it). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** Outside production a secret is generated once and kept in DATA_DIR, so sessions survive restarts. */

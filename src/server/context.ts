@@ -150,8 +150,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   );
   const auth = createAuthService({
     users: repos.users,
-    ipLimiter: limits.signInsPerIp,
-    emailLimiter: limits.signInsPerIpAndEmail,
+    limits,
   });
   const remux = createRemuxService({
     video,

@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import { createLogger } from './logger.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { makeDataDirPrivate } from './lib/private-data-dir.js';
+import { reachability } from './lib/reachability.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -49,17 +50,21 @@ async function main() {
     return;
   }
   await app.listen({ port: config.PORT, host: config.HOST });
-  // The start line says which security mode this is, so a misconfiguration is visible at once.
+  // The start line says which security mode this is and who can reach it, so a misconfiguration is
+  // visible at once (decisions 0007 and 0027).
   const mode = config.NODE_ENV;
   const billing = ctx.adapters.billing.testCheckout
-    ? 'TEST CHECKOUT (Pro without payment)'
+    ? `TEST CHECKOUT (Pro without payment, only at ${config.publicUrl}${config.publicUrlIsLoopback ? ' from this machine' : ''})`
     : ctx.adapters.billing.provider
       ? 'PayPal'
       : 'unavailable';
   const transport = config.secureTransport ? 'Secure cookies + HSTS' : 'plain-http cookies, no HSTS';
+  const reach = reachability(config);
   logger.info(
     {
       url: config.publicUrl,
+      listen: `${config.HOST}:${config.PORT}`,
+      reach,
       database: database.kind,
       role: config.PROCESS_ROLE,
       mode,
@@ -67,7 +72,7 @@ async function main() {
       hsts: config.secureTransport,
       billing,
     },
-    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}`,
+    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}; ${reach}`,
   );
 }
 

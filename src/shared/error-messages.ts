@@ -62,6 +62,19 @@ export const ERROR_CATALOGUE = {
     message: 'An account with this email already exists. Please sign in.',
     variants: { admin: 'An account with the email {email} already exists.' },
   },
+  'auth.weak_password': {
+    status: 400,
+    message: 'This password is too easy to guess. Try a longer one, such as a few unrelated words.',
+    variants: {
+      common: 'This password is too common. Try a longer one, such as a few unrelated words.',
+      similar: 'This password is too close to a common one. Try a few unrelated words instead.',
+      repeat: 'This password repeats the same characters. Try a few unrelated words instead.',
+      pattern: 'This password is a keyboard pattern or a sequence. Try a few unrelated words instead.',
+      dates: 'Dates and years are easy to guess. Try a few unrelated words instead.',
+      word: 'A single word or name is easy to guess. Add a few more unrelated words.',
+      personal: 'This password contains your email address or name. Try a few unrelated words instead.',
+    },
+  },
   'auth.bad_origin': { status: 403, message: 'This request did not come from this site and was refused.' },
   'auth.admin_required': { status: 403, message: 'Administrators only.' },
   'auth.local_disabled': { status: 403, message: 'Accounts are created through the sign-in provider.' },
@@ -92,6 +105,11 @@ export const ERROR_CATALOGUE = {
   'billing.subscription_inactive': { status: 409, message: 'This subscription is no longer active.' },
   'billing.no_subscription': { status: 404, message: 'You have no active subscription to cancel.' },
   'billing.checkout_not_found': { status: 404, message: 'This test checkout does not exist.' },
+  'billing.test_checkout_elsewhere': {
+    status: 403,
+    message: 'The test checkout opens only at {url}.',
+    variants: { loopback: 'The test checkout opens only at {url}, on the machine that runs this server.' },
+  },
   'billing.webhooks_unavailable': { status: 503, message: 'PayPal webhooks are not configured (PAYPAL_WEBHOOK_ID).' },
   'billing.webhook_invalid': {
     status: 400,

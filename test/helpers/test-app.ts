@@ -1,5 +1,6 @@
 // Builds the real app on a test database, listening on 127.0.0.1 with a random port, and a small
 // cookie-keeping HTTP client that sends a same-origin Origin header like a browser would.
+import net from 'node:net';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,17 @@ export interface TestApp {
 
 let seq = 0;
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
 export async function createTestApp(
   opts: {
     db?: DbKind;
@@ -37,8 +49,12 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
+  // The port is known before the config, so the default PUBLIC_URL (http://localhost:PORT) is this
+  // server: the Origin check accepts only PUBLIC_URL (and its loopback aliases), never the Host.
+  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
   const config: Config = loadConfig({
     NODE_ENV: 'test',
+    PORT: String(port),
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     LOG_LEVEL: 'silent',
@@ -48,10 +64,8 @@ export async function createTestApp(
   const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
   opts.configure?.(ctx);
   const app = await buildApp(ctx, { clientDir: path.join(dataDir, 'no-client') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  // PUBLIC_URL defaults to the port in config; tests talk to the real port, which the Origin check accepts as "own".
+  await app.listen({ port, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${port}`;
   const testApp: TestApp = {
     app,
     ctx,

@@ -95,11 +95,13 @@ describe('the built server on an https PUBLIC_URL with NODE_ENV unset, over an o
   it('says its mode at start, sets Secure cookies and HSTS, and offers no free Pro', async () => {
     expect(server.logs()).toMatch(/ready: development mode, Secure cookies \+ HSTS, billing unavailable/);
     const c = new TestClient(server.url);
-    const reg = await c.post('/api/auth/register', { email: 'https@example.com', password: 'long enough' });
+    // What a browser at PUBLIC_URL sends (a TLS proxy in front): the Origin check knows only PUBLIC_URL.
+    const site = { origin: 'https://toolkit.example.com' };
+    const reg = await c.post('/api/auth/register', { email: 'https@example.com', password: 'long enough' }, site);
     expect(reg.status).toBe(201);
     expect(reg.headers.get('set-cookie')).toMatch(/; Secure/i);
     expect(reg.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
-    const create = await c.post('/api/subscription/create');
+    const create = await c.post('/api/subscription/create', {}, site);
     expect(create.status).toBe(503);
     expect((await create.json()).code).toBe('billing.unavailable');
   });

@@ -116,6 +116,28 @@ describe('MeteredBody (a quota-counted download body)', () => {
     expect(h.calls).toEqual(['commit 4', 'release 4']);
   });
 
+  it('does not hold the transfer for a commit that waits on the database: the last chunk goes after holdMs', async () => {
+    let finishCommit!: () => void;
+    const h = hooks(() => new Promise<void>((r) => (finishCommit = r)));
+    const body = new MeteredBody(Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 4, h.hooks, 50);
+    const { data, error } = await readAll(body);
+    expect(error).toBeNull();
+    expect(data.toString()).toBe('abcd');
+    expect(h.calls).toEqual(['commit 4']); // committing later, never released
+    finishCommit();
+  });
+
+  it('after delivering, a commit that finally fails neither breaks the stream nor releases', async () => {
+    let failCommit!: (e: Error) => void;
+    const h = hooks(() => new Promise<void>((_r, reject) => (failCommit = reject)));
+    const body = new MeteredBody(Readable.from([Buffer.from('abcd')]), 4, h.hooks, 20);
+    const { data, error } = await readAll(body);
+    expect([data.toString(), error]).toEqual(['abcd', null]);
+    failCommit(new Error('database still down'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.calls).toEqual(['commit 4']);
+  });
+
   it('keeps memory bounded with a slow reader: the upstream is paused, not drained into the buffer', async () => {
     const h = hooks();
     let produced = 0;

@@ -90,10 +90,17 @@ export function AuthForm({
               type="password"
               required
               minLength={mode === 'register' ? 8 : undefined}
+              maxLength={256}
               autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
+              aria-describedby={mode === 'register' ? 'password-hint' : undefined}
               className={field}
             />
           </label>
+          {mode === 'register' && (
+            <p id="password-hint" className="text-xs text-slate-600">
+              At least 8 characters. A few unrelated words are easy to remember and hard to guess.
+            </p>
+          )}
           <button
             type="submit"
             disabled={pending}

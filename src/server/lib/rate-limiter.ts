@@ -8,6 +8,8 @@ export interface RateLimitStore {
   /** Counts one hit for `key` in the window containing `now`; the count after it and when the window ends. */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   reset(key: string, windowMs: number, now: number): Promise<void>;
+  /** Takes back one hit counted at `now` (an attempt that turned out not to count), never below 0. */
+  unhit(key: string, windowMs: number, now: number): Promise<void>;
 }
 
 export class MemoryStore implements RateLimitStore {
@@ -31,6 +33,11 @@ export class MemoryStore implements RateLimitStore {
 
   async reset(key: string) {
     this.hits.delete(key);
+  }
+
+  async unhit(key: string, _windowMs: number, now: number) {
+    const entry = this.hits.get(key);
+    if (entry && entry.resetAt > now && entry.count > 0) entry.count -= 1;
   }
 
   private sweep(t: number): void {
@@ -57,6 +64,9 @@ export function createPostgresStore(repo: RateLimitsRepository, opts: { pruneEve
     },
     async reset(key, windowMs, now) {
       await repo.reset(key, start(windowMs, now));
+    },
+    async unhit(key, windowMs, now) {
+      await repo.unhit(key, start(windowMs, now));
     },
   };
 }

@@ -3,8 +3,10 @@
 // PostgreSQL shared by every node: decision 0004).
 import type { Config } from '../config.js';
 import { MemoryStore, RateLimiter, type RateLimitStore } from './rate-limiter.js';
+import { FailureLimiter, type FailureTier } from './failure-limiter.js';
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 export function rateLimitRules(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>) {
   return {
@@ -14,16 +16,39 @@ export function rateLimitRules(config: Pick<Config, 'VIDEO_INFO_PER_MINUTE'>) {
     lookupsPerUser: { limit: config.VIDEO_INFO_PER_MINUTE * 3, windowMs: MINUTE },
     /** Preview and thumbnail requests per caller. */
     mediaPerCaller: { limit: 240, windowMs: MINUTE },
-    /** Sign-in and sign-up attempts per IP. */
-    signInsPerIp: { limit: 30, windowMs: 15 * MINUTE },
-    /** Wrong passwords per (IP, email): nobody elsewhere can lock the owner out. */
-    signInsPerIpAndEmail: { limit: 10, windowMs: 15 * MINUTE },
+    /** Accounts created per IP (sign-ins are not counted: see signInFailureRules). */
+    signUpsPerIp: { limit: 30, windowMs: 15 * MINUTE },
     /** Subscription create/confirm/cancel per account (each calls PayPal). */
     billingCallsPerUser: { limit: 30, windowMs: MINUTE },
   } as const;
 }
 
-export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLimiter>;
+/**
+ * Wrong passwords, each kind with growing delays (decision 0028). A correct password is never
+ * counted, so people sharing an address do not lock each other out.
+ */
+export const signInFailureRules = {
+  /** Per (IP, email): the tight one; nobody at another address is slowed by it. */
+  signInFailuresPerIpAndEmail: [
+    { limit: 5, windowMs: MINUTE },
+    { limit: 10, windowMs: 15 * MINUTE },
+    { limit: 20, windowMs: DAY },
+  ],
+  /** Per email, from any address: guessing spread over many addresses (NIST SP 800-63B: at most 100). */
+  signInFailuresPerEmail: [
+    { limit: 20, windowMs: 15 * MINUTE },
+    { limit: 100, windowMs: DAY },
+  ],
+  /** Per IP, across emails: one address trying a list of passwords on many accounts. */
+  signInFailuresPerIp: [
+    { limit: 20, windowMs: MINUTE },
+    { limit: 60, windowMs: 15 * MINUTE },
+    { limit: 200, windowMs: DAY },
+  ],
+} as const satisfies Record<string, readonly FailureTier[]>;
+
+export type RateLimits = Record<keyof ReturnType<typeof rateLimitRules>, RateLimiter> &
+  Record<keyof typeof signInFailureRules, FailureLimiter>;
 
 /** Every limit over one store: memory for one node, PostgreSQL shared by many (context.ts). */
 export function createRateLimits(
@@ -31,7 +56,8 @@ export function createRateLimits(
   store: RateLimitStore = new MemoryStore(),
 ): RateLimits {
   const rules = rateLimitRules(config);
-  return Object.fromEntries(
-    Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)]),
-  ) as RateLimits;
+  return Object.fromEntries([
+    ...Object.entries(rules).map(([name, r]) => [name, new RateLimiter(name, r.limit, r.windowMs, store)]),
+    ...Object.entries(signInFailureRules).map(([name, tiers]) => [name, new FailureLimiter(name, tiers, store)]),
+  ]) as RateLimits;
 }

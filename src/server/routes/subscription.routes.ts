@@ -1,5 +1,6 @@
 // The Pro plan over HTTP: status, checkout, confirmation after the provider's redirect, cancel,
 // and the built-in test checkout's approval page (only when PayPal is not configured).
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
@@ -12,11 +13,28 @@ import {
 } from '../../shared/contracts/index.js';
 import { renderTestCheckoutPage } from './test-checkout.page.js';
 import { acceptFormButtons } from '../plugins/form-posts.js';
+import { fail } from '../errors.js';
+import { isLoopbackAddress, siteOrigin } from '../lib/site-origin.js';
 
 const checkoutParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Unknown checkout.') });
 
 export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   const billing = ctx.services.billing;
+  // The test checkout grants Pro without payment: it answers only requests naming PUBLIC_URL's
+  // host, and, when that is this machine, only requests from this machine (issue 31). The Host
+  // header alone is the visitor's to choose; the peer address is not.
+  const site = siteOrigin(ctx.config.publicUrl);
+  const { publicUrl, publicUrlIsLoopback } = ctx.config;
+  const testCheckoutHere = async (request: FastifyRequest) => {
+    if (!ctx.adapters.billing.testCheckout) return;
+    const fromHere = !publicUrlIsLoopback || isLoopbackAddress(request.socket.remoteAddress);
+    if (!site.isOwnHost(request.headers.host) || !fromHere) {
+      throw fail('billing.test_checkout_elsewhere', {
+        url: publicUrl,
+        ...(publicUrlIsLoopback ? { variant: 'loopback' as const } : {}),
+      });
+    }
+  };
 
   app.get(
     '/api/subscription/status',
@@ -26,7 +44,7 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
 
   app.post(
     '/api/subscription/create',
-    { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCreateResponse } } },
+    { preHandler: [ctx.guards.user, testCheckoutHere], schema: { response: { 200: subscriptionCreateResponse } } },
     async (request) => billing.create(request.user!),
   );
 
@@ -49,6 +67,7 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   // plain forms (CSP allows no inline script) and redirect exactly as PayPal would.
   await app.register(async (scope: ZApp) => {
     acceptFormButtons(scope);
+    scope.addHook('onRequest', testCheckoutHere);
     scope.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
       const checkout = billing.testCheckout.view(request.params.id);
       return reply

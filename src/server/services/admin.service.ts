@@ -5,12 +5,13 @@ import { emailSchema } from '../../shared/contracts/index.js';
 import { fail } from '../errors.js';
 import type { UsersRepository } from '../db/repositories/users.repository.js';
 import { hashPassword } from './auth.service.js';
+import { checkPassword } from '../lib/password-policy.js';
 
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({
     command: z.literal('user:create'),
     email: emailSchema,
-    password: z.string().min(8, 'Password must be at least 8 characters'),
+    password: z.string().min(8, 'Password must be at least 8 characters').max(256, 'Password is too long'),
     pro: z.boolean().default(false),
     admin: z.boolean().default(false),
   }),
@@ -31,6 +32,7 @@ export function createAdminService(deps: { users: UsersRepository; adminEmails: 
     async run(cmd: AdminCommand): Promise<string> {
       switch (cmd.command) {
         case 'user:create': {
+          checkPassword(cmd.password, { email: cmd.email });
           const user = await deps.users.createWithPassword(
             { email: cmd.email, proGranted: cmd.pro, adminGranted: cmd.admin },
             await hashPassword(cmd.password),

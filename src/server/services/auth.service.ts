@@ -3,7 +3,8 @@ import argon2 from 'argon2';
 import { fail, retryAfter } from '../errors.js';
 import type { RegisterRequest, LoginRequest } from '../../shared/contracts/index.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
-import type { RateLimiter } from '../lib/rate-limiter.js';
+import type { RateLimits } from '../lib/rate-limits.js';
+import { checkPassword } from '../lib/password-policy.js';
 
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -13,9 +14,11 @@ export function hashPassword(password: string): Promise<string> {
 
 export interface AuthServiceDeps {
   users: UsersRepository;
-  /** Attempts per IP and per (IP, email): ctx.limits.signInsPerIp / signInsPerIpAndEmail. */
-  ipLimiter: RateLimiter;
-  emailLimiter: RateLimiter;
+  /** Sign-ups per IP, and wrong passwords per (IP, email), per email and per IP (rate-limits.ts). */
+  limits: Pick<
+    RateLimits,
+    'signUpsPerIp' | 'signInFailuresPerIpAndEmail' | 'signInFailuresPerEmail' | 'signInFailuresPerIp'
+  >;
 }
 
 const invalidCredentials = () => fail('auth.invalid_credentials');
@@ -23,25 +26,19 @@ const invalidCredentials = () => fail('auth.invalid_credentials');
 const tooManyAttempts = (seconds: number) => fail('auth.rate_limited', undefined, {}, retryAfter(seconds));
 
 export function createAuthService(deps: AuthServiceDeps) {
-  // Wrong passwords for one email count per (IP, email): an attacker elsewhere cannot lock the
-  // owner out of their own account; each IP also has its own ceiling across emails.
-  const { ipLimiter, emailLimiter } = deps;
-  const emailKey = (ip: string, email: string) => `email:${ip}|${email.toLowerCase()}`;
+  // Only failures count (issue 31): each attempt is counted before the password is checked, so
+  // parallel guesses cannot pass the limit, then taken back unless the password was wrong. The
+  // (IP, email) pair is tight; an email's own limit (any address) and an address's own limit (any
+  // email) are wide, so nobody elsewhere can lock the owner out with a few guesses.
+  const { limits } = deps;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
-  async function checkLimits(ip: string, email?: string) {
-    const [byIp, byEmail] = await Promise.all([
-      ipLimiter.hit(`ip:${ip}`),
-      email ? emailLimiter.hit(emailKey(ip, email)) : 0,
-    ]);
-    const wait = Math.max(byIp, byEmail);
-    if (wait > 0) throw tooManyAttempts(wait);
-  }
-
   return {
     async register(input: RegisterRequest, ip: string): Promise<User> {
-      await checkLimits(ip);
+      const wait = await limits.signUpsPerIp.hit(`ip:${ip}`);
+      if (wait > 0) throw tooManyAttempts(wait);
+      checkPassword(input.password, { email: input.email, names: [input.firstName ?? null, input.lastName ?? null] });
       const hash = await hashPassword(input.password);
       const user = await deps.users.createWithPassword(
         { email: input.email, firstName: input.firstName || null, lastName: input.lastName || null },
@@ -52,13 +49,35 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(input: LoginRequest, ip: string): Promise<User> {
-      await checkLimits(ip, input.email);
-      const user = input.email ? await deps.users.findByEmail(input.email) : undefined;
-      const hash = user ? await deps.users.getPasswordHash(user.id) : undefined;
-      const ok = await argon2.verify(hash ?? (await dummyHash), input.password).catch(() => false);
-      if (!user || !hash || !ok) throw invalidCredentials();
-      await emailLimiter.reset(emailKey(ip, input.email));
-      return user;
+      const email = input.email.toLowerCase();
+      const pair = `${ip}|${email}`;
+      const attempts = await Promise.all([
+        limits.signInFailuresPerIpAndEmail.attempt(pair),
+        limits.signInFailuresPerEmail.attempt(email),
+        limits.signInFailuresPerIp.attempt(ip),
+      ]);
+      const forgive = () => Promise.all(attempts.map((a) => a.forgive()));
+      const wait = Math.max(...attempts.map((a) => a.wait));
+      if (wait > 0) {
+        await forgive();
+        throw tooManyAttempts(wait);
+      }
+      let wrong = false;
+      try {
+        const user = email ? await deps.users.findByEmail(email) : undefined;
+        const hash = user ? await deps.users.getPasswordHash(user.id) : undefined;
+        const ok = await argon2.verify(hash ?? (await dummyHash), input.password).catch(() => false);
+        if (!user || !hash || !ok) {
+          wrong = true;
+          throw invalidCredentials();
+        }
+        // The owner proved who they are: their pair and their email start again from nothing.
+        await Promise.all([limits.signInFailuresPerIpAndEmail.clear(pair), limits.signInFailuresPerEmail.clear(email)]);
+        return user;
+      } finally {
+        // Not a wrong password (a success, or our own fault such as the database away): not a failure.
+        if (!wrong) await forgive().catch(() => undefined);
+      }
     },
 
     upsertFromClaims(

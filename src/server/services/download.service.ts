@@ -68,7 +68,11 @@ export function createDownloadService(deps: {
     let resolveSettled!: (ok: boolean) => void;
     const settled = new Promise<boolean>((r) => (resolveSettled = r));
     const body = new MeteredBody(file.stream, file.length, {
-      commit: (bytes) => reservation.commit(bytes).then(resolveSettled),
+      commit: (bytes) =>
+        reservation.commit(bytes).then(resolveSettled, (e) => {
+          deps.logger.error({ err: e, downloadId: reservation.downloadId }, 'download commit failed');
+          throw e;
+        }),
       // Upstream cut, client disconnect or timeout: the slot goes back.
       release: (bytes) =>
         reservation.release(bytes).then(

@@ -8,7 +8,10 @@
 import { Readable } from 'node:stream';
 
 export interface MeterHooks {
-  /** Every byte arrived: count the download. The last chunk goes out once this settles. */
+  /**
+   * Every byte arrived: count the download. The last chunk goes out once this settles, or after
+   * `holdMs` at the latest: a commit waiting for the database must not hold the transfer (issue 31).
+   */
   commit(bytes: number): Promise<unknown>;
   /** The transfer failed (upstream cut, short body, client gone, commit failed): give the slot back. */
   release(bytes: number): void;
@@ -18,11 +21,14 @@ export class MeteredBody extends Readable {
   private received = 0;
   private held: Buffer | null = null;
   private committing = false;
+  private delivered = false;
 
   constructor(
     private readonly source: Readable,
     private readonly expected: number | null,
     private readonly hooks: MeterHooks,
+    /** The longest the last chunk waits for the commit; the commit goes on after it. */
+    private readonly holdMs = 10_000,
   ) {
     super({ highWaterMark: 256 * 1024 });
     source.on('data', (chunk: Buffer) => {
@@ -62,15 +68,20 @@ export class MeteredBody extends Readable {
       return;
     }
     this.committing = true;
-    this.hooks.commit(this.received).then(
-      () => {
-        if (this.held) this.push(this.held);
-        this.push(null);
-      },
-      (err: Error) => {
-        this.committing = false;
-        this.destroy(err);
-      },
-    );
+    const deliver = () => {
+      if (this.delivered || this.destroyed) return;
+      this.delivered = true;
+      clearTimeout(hold);
+      if (this.held) this.push(this.held);
+      this.push(null);
+    };
+    const hold = setTimeout(deliver, this.holdMs);
+    this.hooks.commit(this.received).then(deliver, (err: Error) => {
+      clearTimeout(hold);
+      // Already delivered: the hook logs it; the stream is done.
+      if (this.delivered) return;
+      this.committing = false;
+      this.destroy(err);
+    });
   }
 }

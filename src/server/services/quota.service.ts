@@ -27,7 +27,7 @@ export interface Reservation {
   release(bytes: number): Promise<boolean>;
 }
 
-/** Waits between release attempts while the database is away: about ten minutes in all. */
+/** Waits between commit or release attempts while the database is away: about ten minutes in all. */
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, ...Array<number>(18).fill(30_000)];
 
 async function retryWhileUnavailable<T>(op: () => Promise<T>, delays = RETRY_DELAYS_MS): Promise<T> {
@@ -53,8 +53,9 @@ export function createQuotaService(deps: {
       const id = await deps.downloads.reserve(user.id, meta, limit, new Date(now() - STALE_RESERVATION_MS));
       if (id === null) throw quotaExhausted();
       let settled: Promise<boolean> | null = null;
-      // A commit that failed (database away) leaves the slot to a release; a release retries while
-      // the database is away, so no slot stays reserved for the stale-reservation period.
+      // Commit and release both retry while the database is away (about ten minutes), so no slot
+      // stays reserved for the stale-reservation period; a commit that still failed leaves the slot
+      // to a release.
       const settle = (op: () => Promise<boolean>) =>
         (settled ??= op().catch((err) => {
           settled = null;
@@ -63,7 +64,10 @@ export function createQuotaService(deps: {
       return {
         userId: user.id,
         downloadId: id,
-        commit: (bytes) => settle(() => deps.downloads.commit(user.id, id, bytes)),
+        // The file went out whole: its count is written, waiting for the database if it is away
+        // (issue 31: a transfer under way is never dropped for it).
+        commit: (bytes) =>
+          settle(() => retryWhileUnavailable(() => deps.downloads.commit(user.id, id, bytes), deps.retryDelaysMs)),
         release: (bytes) =>
           settle(() => retryWhileUnavailable(() => deps.downloads.release(user.id, id, bytes), deps.retryDelaysMs)),
       };

@@ -26,6 +26,17 @@ export interface RunResult {
   source: string;
   items: number;
   error: string | null;
+  /** Not tried this turn: the source is failing and backing off. */
+  skipped?: true;
+}
+
+/** The first reason of a run's error, without the URL it names, in a few words. */
+export function shortReason(error: string): string {
+  const first = error
+    .split(/\n|; /)[0]
+    .replace(/^no hashtags: /, '')
+    .replace(/^https?:\/\/\S+: /, '');
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
 
 /** A collector: run now (tests, the CLI), or every interval as a scheduled task (schedules.service.ts). */
@@ -69,7 +80,18 @@ export function createTrendsCollectors(deps: {
 }) {
   const { repo, config, logger } = deps;
 
-  async function recorded(source: string, work: () => Promise<number>): Promise<RunResult> {
+  // A failing source (no internet, a site down) says so once in one short line, then backs off
+  // quietly: scheduled turns skip it 1, 3, 7… times (at most a day), until it answers again. The
+  // full reason is in its recorded run (Source status) and at debug level (issue 31).
+  const failing = new Map<string, { failures: number; skip: number }>();
+  const maxSkip = Math.max(0, Math.floor(86_400_000 / config.intervalMs) - 1);
+
+  async function recorded(source: string, scheduled: boolean, work: () => Promise<number>): Promise<RunResult> {
+    const state = failing.get(source);
+    if (scheduled && state && state.skip > 0) {
+      state.skip--;
+      return { source, items: 0, error: null, skipped: true };
+    }
     const id = await repo.startRun(source);
     let items = 0;
     let error: string | null = null;
@@ -77,14 +99,23 @@ export function createTrendsCollectors(deps: {
       items = await work();
     } catch (err) {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      logger.warn({ source, error }, 'trend source failed');
     }
     await repo.finishRun(id, items, error);
+    if (error) {
+      const failures = (state?.failures ?? 0) + 1;
+      failing.set(source, { failures, skip: Math.min(2 ** (failures - 1) - 1, maxSkip) });
+      if (failures === 1)
+        logger.warn(`trend source ${source} failed (${shortReason(error)}); trying again later, quietly`);
+      logger.debug({ source, error, failures }, 'trend source failed again');
+    } else if (state) {
+      failing.delete(source);
+      logger.info(`trend source ${source} answers again`);
+    }
     return { source, items, error };
   }
 
-  async function collectTikTokOne(signal?: AbortSignal): Promise<RunResult[]> {
-    const result = await recorded(TIKTOK_ONE_SOURCE, async () => {
+  async function collectTikTokOne(signal?: AbortSignal, scheduled = false): Promise<RunResult[]> {
+    const result = await recorded(TIKTOK_ONE_SOURCE, scheduled, async () => {
       const r = await deps.tiktokOne.fetchHashtags(config.country, config.period, signal);
       if (signal?.aborted) throw new Error('stopped before the run finished'); // no partial snapshot
       if (r.items.length === 0) throw new Error(`no hashtags: ${[...new Set(r.failures)].slice(0, 3).join('; ')}`);
@@ -101,7 +132,7 @@ export function createTrendsCollectors(deps: {
     return [result];
   }
 
-  async function collectNews(signal?: AbortSignal): Promise<RunResult[]> {
+  async function collectNews(signal?: AbortSignal, scheduled = false): Promise<RunResult[]> {
     const results: RunResult[] = [];
     for (const entry of config.feeds) {
       if (signal?.aborted) break;
@@ -115,7 +146,7 @@ export function createTrendsCollectors(deps: {
         /* recorded below as the failure */
       }
       results.push(
-        await recorded(`news:${name}`.slice(0, 50), async () => {
+        await recorded(`news:${name}`.slice(0, 50), scheduled, async () => {
           const feed = await deps.feeds.fetchFeed(entry, signal);
           const seen = new Set<string>();
           const rows = [];
@@ -143,10 +174,17 @@ export function createTrendsCollectors(deps: {
     return results;
   }
 
-  const make = (name: string, run: (signal?: AbortSignal) => Promise<RunResult[]>): Collector => {
+  // runOnce (tests, the CLI) tries every source now; run (the schedule) lets failing ones back off.
+  const make = (name: string, run: (signal?: AbortSignal, scheduled?: boolean) => Promise<RunResult[]>): Collector => {
     let running: Promise<RunResult[]> | null = null;
-    const runOnce = (signal?: AbortSignal) => (running ??= run(signal).finally(() => (running = null)));
-    return { name, intervalMs: config.intervalMs, runOnce, run: runOnce };
+    const start = (signal: AbortSignal | undefined, scheduled: boolean) =>
+      (running ??= run(signal, scheduled).finally(() => (running = null)));
+    return {
+      name,
+      intervalMs: config.intervalMs,
+      runOnce: (signal) => start(signal, false),
+      run: (signal) => start(signal, true),
+    };
   };
 
   const tiktokOne = make('trends:tiktok-one', collectTikTokOne);

@@ -6,6 +6,10 @@ import type { Logger } from 'pino';
 import { fail } from '../../errors.js';
 import type { RateLimitStore } from '../../lib/rate-limiter.js';
 
+const UNHIT =
+  "if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then " +
+  "return redis.call('DECR', KEYS[1]) end return 0";
+
 export function createRedisRateStore(opts: {
   url: string;
   prefix: string;
@@ -47,6 +51,10 @@ export function createRedisRateStore(opts: {
     },
     async reset(key, windowMs, now) {
       await run(() => client.del(windowKey(key, windowMs, now).name));
+    },
+    async unhit(key, windowMs, now) {
+      // Only an existing window: a DECR on an expired key would create one that never expires.
+      await run(() => client.eval(UNHIT, { keys: [windowKey(key, windowMs, now).name] }));
     },
     /** Waits (at most `timeoutMs`) for the first connection, so the first requests are not refused. */
     async ready(timeoutMs) {

@@ -22,6 +22,13 @@ export function createRateLimitsRepository(db: Db) {
         .delete(rateLimitWindows)
         .where(and(eq(rateLimitWindows.key, key), eq(rateLimitWindows.windowStart, windowStart)));
     },
+    /** Takes back one hit of the window (never below 0). */
+    async unhit(key: string, windowStart: number): Promise<void> {
+      await db
+        .update(rateLimitWindows)
+        .set({ count: sql`greatest(${rateLimitWindows.count} - 1, 0)` })
+        .where(and(eq(rateLimitWindows.key, key), eq(rateLimitWindows.windowStart, windowStart)));
+    },
     /** Drops windows that ended before `now`. */
     async prune(now: number): Promise<void> {
       await db.delete(rateLimitWindows).where(lt(rateLimitWindows.resetAt, now));
