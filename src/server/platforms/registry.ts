@@ -2,6 +2,7 @@
 // that returns a Platform, and one line in builtInPlatforms. docs/architecture.md has the recipe.
 import type { HttpClient } from '../adapters/http/index.js';
 import { fail } from '../errors.js';
+import { LINK_MAX } from './errors.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 
@@ -23,6 +24,7 @@ export function createPlatformRegistry(platforms: Platform[]) {
     },
     /** The platform that recognises a link, with the cleaned link; null when none does. */
     match(input: string): { platform: Platform; link: PlatformLink } | null {
+      if (typeof input !== 'string' || input.length > LINK_MAX) return null;
       for (const platform of platforms) {
         const link = platform.parseLink(input);
         if (link) return { platform, link };

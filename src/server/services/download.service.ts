@@ -129,7 +129,11 @@ export function createDownloadService(deps: {
         }
       }
       const h264 = options.find((o) => o.codec === 'h264');
-      if (!h264) throw fail('upstream.unavailable', { variant: 'refused' });
+      if (!h264)
+        throw fail('upstream.unavailable', {
+          variant: 'refused',
+          platform: deps.video.platformName(video.ref.platform),
+        });
       const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, {
         bulk: true,
       });

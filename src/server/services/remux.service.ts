@@ -59,7 +59,9 @@ export function createRemuxService(deps: {
         const soundFile = path.join(dir, 'sound.m4a');
         // The sound: the best track that answers; none at all means no file (never a silent one).
         const sound = (async () => {
-          let last: unknown = fail('video.sound_unavailable');
+          let last: unknown = fail('video.sound_unavailable', {
+            platform: deps.video.platformName(video.ref.platform),
+          });
           for (const track of option.audio ?? []) {
             try {
               return await fetchTo(soundFile, track);
@@ -101,7 +103,8 @@ export function createRemuxService(deps: {
   deps.jobs.register('remux', async (data, signal, who) => {
     const video = await deps.video.lookup(String(data.url), signal);
     const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
-    if (!option) throw fail('upstream.unavailable', { variant: 'refused' });
+    if (!option)
+      throw fail('upstream.unavailable', { variant: 'refused', platform: deps.video.platformName(video.ref.platform) });
     return produce(video, option, String(data.key), signal, who);
   });
 

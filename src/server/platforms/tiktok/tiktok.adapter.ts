@@ -185,7 +185,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
     }
     if (lastStatus === 429) throw fail('upstream.rate_limited', TIKTOK);
     if (lastStatus === 404 || lastStatus === 410) throw fail('video.not_found', TIKTOK);
-    throw fail('upstream.unavailable', { variant: 'refused' });
+    throw fail('upstream.unavailable', { variant: 'refused', ...TIKTOK });
   }
 
   return { resolveLink, fetchVideo, openMedia };
