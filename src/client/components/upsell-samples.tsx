@@ -24,7 +24,7 @@ export const AUDIO_UPSELL: UpsellInfo = {
 
 export const BATCH_UPSELL: UpsellInfo = {
   what: 'Paste up to 50 TikTok links at once, watch each one download, and save them all as one ZIP.',
-  sample: <p>tiktok-batch.zip · 12 videos · no watermark</p>,
+  sample: <p>batch.zip · 12 videos · no watermark</p>,
 };
 
 export const CAPTIONS_UPSELL: UpsellInfo = {

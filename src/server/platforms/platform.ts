@@ -3,9 +3,9 @@
 // rules, lookups, media, errors mapped to neutral codes such as `video.not_found`); the registry
 // (registry.ts) is the only list of platforms. Services never import a platform's files.
 import type { HttpResponse } from '../adapters/http/index.js';
-import type { VideoModel } from './video-model.js';
+import type { VideoModel, VideoObservation } from './video-model.js';
 
-export type { MediaOption, PhotoSlide, VideoModel } from './video-model.js';
+export type { MediaOption, PhotoSlide, VideoModel, VideoObservation } from './video-model.js';
 
 /** A recognised link: a video (cleaned, canonical) or a short link to follow. */
 export type PlatformLink = { kind: 'video'; id: string; url: string } | { kind: 'short'; url: string };
@@ -40,12 +40,21 @@ export interface Platform {
   idPattern: RegExp;
   /** Recognises and cleans a pasted link; null when it is not this platform's. Pure. */
   parseLink(input: string): PlatformLink | null;
+  /**
+   * The same rule for the client's link fields (GET /api/platforms): matched against a link reduced
+   * by shared/platform-links.ts `linkShape` (`https://host/path`, host lower-cased, no query).
+   */
+  linkPattern: RegExp;
+  /** A link of this platform's shape, for placeholders. */
+  exampleUrl: string;
   canonicalUrl(id: string): string;
   /** Follows a short link (by its redirect only) to a video. */
   resolveShortLink(url: string, signal?: AbortSignal): Promise<VideoRef>;
   fetchVideo(ref: VideoRef, signal?: AbortSignal): Promise<FetchedVideo>;
   /** Opens one of the video's files (URLs tried in order) with its session; the caller owns the body. */
   openMedia(urls: string[], video: FetchedVideo, opts?: MediaOpenOptions): Promise<HttpResponse>;
+  /** A first-party trends observation of a freshly fetched video (counts, tags, sound); null or absent: none. */
+  observe?(video: FetchedVideo): VideoObservation | null;
 }
 
 /** The key prefix of a video in media keys: TikTok keeps its bare id (keys made before the seam stay valid). */

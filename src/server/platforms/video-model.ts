@@ -50,3 +50,20 @@ export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: n
   const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
   return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
 }
+
+/** One first-party observation of a fetched video for the trends feature (Platform.observe). */
+export interface VideoObservation {
+  videoId: string;
+  description: string | null;
+  author: string | null;
+  authorNickname: string | null;
+  authorVerified: boolean | null;
+  authorFollowers: number | null;
+  hashtags: string[];
+  musicId: string | null;
+  musicTitle: string | null;
+  musicAuthor: string | null;
+  musicDuration: number | null;
+  plays: number | null;
+  likes: number | null;
+}

@@ -36,15 +36,16 @@ export interface DownloadStream {
   release(chunk: Buffer): void;
 }
 
-/** ASCII-only, header-safe start of every file name: tiktok-<author>-<id>. */
-export function fileStem(author: string, id: string): string {
+/** ASCII-only, header-safe start of every file name: <platform id>-<author>-<id>, e.g. tiktok-chef-123. */
+export function fileStem(platform: string, author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
+  const stem = platform.replace(/[^a-z0-9-]/g, '').slice(0, 40);
+  return `${stem}-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
 }
 
 /** <stem>.mp4, <stem>-1080p.mp4 for HEVC, <stem>-photos.zip / <stem>-slideshow.mp4 for a photo post. */
-export function downloadFileName(author: string, id: string, quality?: string): string {
-  const stem = fileStem(author, id);
+export function downloadFileName(platform: string, author: string, id: string, quality?: string): string {
+  const stem = fileStem(platform, author, id);
   if (quality === 'images') return `${stem}-photos.zip`;
   if (quality === 'slideshow') return `${stem}-slideshow.mp4`;
   return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
@@ -109,7 +110,7 @@ export function createDownloadService(deps: {
     const chain = options.filter(
       (o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0),
     );
-    const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
+    const name = (q: string) => downloadFileName(video.ref.platform, video.video.author, video.video.id, q);
     try {
       for (const candidate of chain) {
         try {
@@ -162,7 +163,7 @@ export function createDownloadService(deps: {
       return metered(
         reservation,
         { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined },
-        downloadFileName(video.video.author, video.video.id, quality),
+        downloadFileName(video.ref.platform, video.video.author, video.video.id, quality),
         quality,
       );
     } catch (err) {
@@ -224,7 +225,12 @@ export function createDownloadService(deps: {
         contentType: media.contentType,
         release: media.release,
       };
-      return metered(reservation, file, downloadFileName(video.video.author, video.video.id), option.quality);
+      return metered(
+        reservation,
+        file,
+        downloadFileName(video.ref.platform, video.video.author, video.video.id),
+        option.quality,
+      );
     },
 
     async recent(userId: string): Promise<RecentDownload[]> {

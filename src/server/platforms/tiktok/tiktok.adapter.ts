@@ -3,7 +3,7 @@
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
 import { AppError, fail } from '../../errors.js';
 import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
-import { canonicalVideoUrl, parseTikTokLink } from '../../../shared/tiktok-url.js';
+import { canonicalVideoUrl, parseTikTokLink } from './link.js';
 import { TIKTOK } from './errors.js';
 import { mapItemStruct, usableMediaUrl } from './item-mapper.js';
 import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
