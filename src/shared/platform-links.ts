@@ -57,5 +57,5 @@ export function allLinks(text: string, platforms: readonly PlatformInfo[]): stri
     .filter((l) => platformOfLink(l, platforms));
 }
 
-/** `TikTok`, `TikTok or Clips`: the platforms in a sentence (the server's platformList too). */
+/** `A`, `A or B`: the platforms' names in a sentence (the server's platformList too). */
 export const platformNames = (platforms: readonly PlatformInfo[]) => platforms.map((p) => p.name).join(' or ');

@@ -5,7 +5,7 @@ import { fail } from '../errors.js';
 /** Longer than this is no link any platform takes (checked by the registry before any platform). */
 export const LINK_MAX = 2048;
 
-/** `TikTok`, `TikTok or Clips`: the platforms in a sentence. */
+/** `A`, `A or B`: the platforms' names in a sentence. */
 export const platformList = (names: string[]) => names.join(' or ');
 
 /** A link missing, malformed or known to no platform: one wording on every tool (issue 31). */

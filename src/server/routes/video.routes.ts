@@ -44,7 +44,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     },
   );
 
-  // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to TikTok so
+  // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to DEFAULT_PLATFORM so
   // the links made before the platform seam keep working.
   const idParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Please provide a valid video id') });
   const byIdQuery = z.object({

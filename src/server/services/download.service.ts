@@ -36,7 +36,7 @@ export interface DownloadStream {
   release(chunk: Buffer): void;
 }
 
-/** ASCII-only, header-safe start of every file name: <platform id>-<author>-<id>, e.g. tiktok-chef-123. */
+/** ASCII-only, header-safe start of every file name: <platform id>-<author>-<id>. */
 export function fileStem(platform: string, author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
   const stem = platform.replace(/[^a-z0-9-]/g, '').slice(0, 40);
@@ -88,7 +88,7 @@ export function createDownloadService(deps: {
       'content-disposition': `attachment; filename="${name}"`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
-      // Which option was sent: a sharper gear TikTok would not give falls back (decision 0014).
+      // Which option was sent: a sharper gear the platform would not give falls back (decision 0014).
       'x-video-quality': quality,
     };
     if (file.length !== null) headers['content-length'] = String(file.length);

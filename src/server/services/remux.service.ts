@@ -1,4 +1,4 @@
-// The sharpest file TikTok has, with sound (issue 20, decision 0014): an HEVC video-only gear and
+// The sharpest file a platform has, with sound (issue 20, decision 0014): an HEVC video-only gear and
 // its best sound track, both fetched at once with the page's cookies into a job's temp dir,
 // remuxed by stream copy in a media job (any worker node), kept in the media store under
 // `remux:<videoId>:<quality>` for the result TTL. A second download of the same file costs no CDN

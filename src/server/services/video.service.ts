@@ -239,7 +239,7 @@ export function createVideoService(deps: {
     /** The platform and cleaned link of a pasted link, without any request (null: not a video link). */
     match: (url: string) => deps.platforms.match(url),
     platformNames: () => names,
-    /** A platform's name for messages (`TikTok`), by its registry id. */
+    /** A platform's name for messages, by its registry id. */
     platformName: (id: string) => deps.platforms.get(id).name,
     lookup,
     pickOption,
