@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { registerSessions } from './plugins/session.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import { clientErrors, registerErrorHandler, routerErrors } from './plugins/error-handler.js';
 import { registerOriginGuard } from './plugins/origin-guard.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { limitConnectionsPerIp, registerNulGuard } from './plugins/input-guards.js';
@@ -28,6 +28,9 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     // trickled a byte at a time is cut off within a minute.
     requestTimeout: REQUEST_TIMEOUT_MS,
     genReqId: () => crypto.randomUUID(),
+    // Refusals made before any route runs answer in the error envelope too (issue 31).
+    frameworkErrors: routerErrors,
+    clientErrorHandler: clientErrors,
   });
   // Node applies the larger of the two limits to a request still arriving: lower both.
   app.server.headersTimeout = REQUEST_TIMEOUT_MS;

@@ -216,12 +216,12 @@ export function createContext(config: Config, database: Database, logger: Logger
   };
   const guards = createGuards({ users: repos.users, adminEmails: config.ADMIN_EMAILS });
   /**
-   * Called with every freshly fetched video (downloader lookups); the trends feature records
-   * first-party observations from TikTok's raw itemStruct. Must not throw or block.
+   * Called with every freshly fetched video (downloader lookups); the trends feature records what
+   * the video's platform observes of it (Platform.observe). Must not throw or block.
    */
   const videoObservers: Array<(video: FetchedVideo) => void> = [];
   if (adapters.billing.note) logger.warn(adapters.billing.note);
-  videoObservers.push((v) => v.ref.platform === 'tiktok' && trendsObservations.record(v.raw));
+  videoObservers.push((v) => trendsObservations.record(platforms.get(v.ref.platform), v));
   // Scheduled work: once per interval across all nodes, run by nodes that work jobs.
   const schedules = createSchedules({
     queue: jobs,

@@ -43,7 +43,7 @@ export function catalogued(code: ErrorCode, params?: ErrorParamValues, headers: 
   return { status: entry.status, message, headers: { ...defaults, ...headers }, params: sent };
 }
 
-/** The one way to raise an expected failure: `throw fail('video.private', { platform: 'TikTok' })`. */
+/** The one way to raise an expected failure: `throw fail('video.private', { platform: platform.name })`. */
 export function fail<C extends ErrorCode>(code: C, ...[params, extra, headers]: FailArgs<C>): AppError {
   const e = catalogued(code, params as ErrorParamValues | undefined, headers);
   return new AppError(e.status, code, e.message, extra, e.headers, e.params);

@@ -1,4 +1,4 @@
-// Caption formats shared by server and client: WebVTT parsing (TikTok's own captions), segment
+// Caption formats shared by server and client: WebVTT parsing (a platform's own captions), segment
 // normalisation (ordered, non-overlapping, inside the media) and SRT / WebVTT / text output.
 
 export interface CaptionSegment {

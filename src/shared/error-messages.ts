@@ -35,6 +35,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "Body cannot be empty when content-type is set to 'application/json'",
   },
+  // Refused before any route runs (the router's and Node's HTTP parser's own refusals)
+  'request.bad_url': { status: 400, message: 'This address is not a valid URL.' },
+  'request.uri_too_long': { status: 414, message: 'This address is too long.' },
+  'request.headers_too_large': { status: 431, message: 'The request headers are too large.' },
+  'request.unreadable': { status: 400, message: 'The request could not be read.' },
+  'request.timeout': { status: 408, message: 'The request took too long to arrive.' },
 
   // Our own infrastructure (decision 0012)
   'service.database_unavailable': {
@@ -121,15 +127,13 @@ export const ERROR_CATALOGUE = {
     },
   },
 
-  // Links and videos (platform-neutral; `{platform}` is the platform's name)
+  // Links and videos (platform-neutral: `{platform}` is the platform's name, `{platforms}` the registered ones')
   'link.unsupported': {
     status: 400,
-    message: 'Please enter a valid {platforms} URL',
+    // SPEC 5's schema message, for a missing, malformed or unknown link on every tool (issue 31).
+    message: 'Please provide a valid {platforms} URL',
     variants: {
       provide: 'Please provide a valid {platforms} URL',
-      provide_list: 'Please provide a valid video link ({platforms}).',
-      not_yet: '{site} videos are not supported yet. Please paste a {platforms} video link.',
-      unknown_site: 'This link is not from a supported platform. Please paste a {platforms} video link.',
       short_link: 'This short link does not lead to a {platform} video.',
       photo_post: 'This {platform} post is a photo slideshow and has no video file to download.',
       unknown_platform: "Unknown platform '{id}'.",
@@ -171,13 +175,13 @@ export const ERROR_CATALOGUE = {
     message: 'This photo post has {slides} slides.',
     variants: {
       not_photo: 'This post is a video, not a photo post.',
-      none: 'This photo post has no slides TikTok would show.',
+      none: 'This photo post has no slides {platform} would show.',
     },
   },
   'video.sound_unavailable': {
     status: 424,
-    message: 'TikTok did not send the sound for this quality.',
-    variants: { post: 'TikTok would not send the sound of this post right now. Please fetch it again and retry.' },
+    message: '{platform} did not send the sound for this quality.',
+    variants: { post: '{platform} would not send the sound of this post right now. Please fetch it again and retry.' },
   },
 
   // The platforms' and other sites' servers (decision 0103: 4xx, not our fault)
@@ -185,8 +189,8 @@ export const ERROR_CATALOGUE = {
     status: 424,
     message: '{platform} is not answering right now. Please try again in a few minutes.',
     variants: {
-      refused: 'TikTok refused to send this file right now. Please fetch the video again and retry.',
-      slide: 'TikTok would not send slide {n} of this post right now. Please fetch it again and retry.',
+      refused: '{platform} refused to send this file right now. Please fetch the video again and retry.',
+      slide: '{platform} would not send slide {n} of this post right now. Please fetch it again and retry.',
       redirects: 'The site redirected too many times.',
       broken_redirect: 'The site answered with a broken redirect.',
       broken_response: 'The site answered with a broken response.',
@@ -243,7 +247,7 @@ export const ERROR_CATALOGUE = {
       post_sound: 'The sound of this post could not be read. Please try again later.',
     },
   },
-  'media.empty': { status: 502, message: 'TikTok sent an empty file for this video. Please try again later.' },
+  'media.empty': { status: 502, message: 'An empty file arrived for this video. Please try again later.' },
   'media.too_large': {
     status: 413,
     message: 'This video is too large to process here.',

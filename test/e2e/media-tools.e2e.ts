@@ -255,7 +255,7 @@ describe('batch download', () => {
     const download = await downloadEvent;
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'batch-')), download.suggestedFilename());
     await download.saveAs(saved);
-    expect(path.basename(saved)).toMatch(/^tiktok-batch-[0-9a-f]{8}\.zip$/);
+    expect(path.basename(saved)).toMatch(/^batch-[0-9a-f]{8}\.zip$/);
     const names = (await zipEntries(fs.readFileSync(saved))).map((e) => e.name);
     expect(names).toEqual(videos.map((v) => `tiktok-fakecreator-${v.id}.mp4`));
     await context.close();

@@ -40,13 +40,13 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
     });
   });
 
-  it('validates the link with the messages of SPEC 5', async () => {
+  it("validates the link with SPEC 5's schema message, as every tool does (issue 31)", async () => {
     const empty = await pro.post('/api/audio/extract', { url: '  ' });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).message).toBe('URL required - Please enter a TikTok URL to extract audio');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok URL');
     const other = await pro.post('/api/audio/extract', { url: 'https://www.youtube.com/watch?v=abc' });
     expect(other.status).toBe(400);
-    expect((await other.json()).message).toBe('Please enter a valid TikTok URL');
+    expect((await other.json()).message).toBe('Please provide a valid TikTok URL');
     const missing = await pro.post('/api/audio/extract', {});
     expect(missing.status).toBe(400);
   });

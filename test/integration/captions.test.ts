@@ -55,13 +55,13 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     expect(gated.status).toBe(403);
     expect((await gated.json()).code).toBe('billing.pro_required');
     const empty = await pro.post('/api/transcription/generate', { url: '' });
-    expect((await empty.json()).message).toBe('URL required - Please enter a TikTok video URL');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok URL');
     const insta = await pro.post('/api/transcription/generate', { url: 'https://www.instagram.com/reel/Cabc123/' });
     expect(insta.status).toBe(400);
     expect(await insta.json()).toEqual({
       code: 'link.unsupported',
-      message: 'Instagram videos are not supported yet. Please paste a TikTok video link.',
-      params: { variant: 'not_yet', site: 'Instagram', platforms: 'TikTok' },
+      message: 'Please provide a valid TikTok URL',
+      params: { variant: 'provide', platforms: 'TikTok' },
     });
   });
 

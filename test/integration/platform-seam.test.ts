@@ -1,6 +1,8 @@
-// The platform seam (issue 19): a second, made-up platform ("Clips", test/fakes/clips/) registered
-// next to TikTok is looked up, downloaded, previewed, turned into MP3 and captioned through the
-// same routes and services, with `platform` stored on its rows; TikTok keeps working beside it.
+// The platform seam (issues 19 and 30): a second, made-up platform ("Clips", test/fakes/clips/)
+// registered next to TikTok is looked up, downloaded, previewed, turned into MP3 and captioned
+// through the same routes and services, with `platform` stored on its rows; its files are named
+// after it, its errors name it, and every link form (the API's and, through GET /api/platforms, the
+// client's) accepts its links. TikTok keeps working beside it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,9 @@ import { createClipsPlatform } from '../fakes/clips/clips.platform.js';
 import { builtInPlatforms } from '../../src/server/platforms/registry.js';
 import { ffprobe, toneMp4 } from '../fakes/media-samples.js';
 import { sampleJpeg, sampleMp3 } from '../fakes/fake-tiktok-media.js';
+import { zipEntries } from '../helpers/zip.js';
+import { allLinks, extractLink, platformOfLink } from '../../src/shared/platform-links.js';
+import type { PlatformInfo } from '../../src/shared/contracts/platforms.js';
 
 describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
   let tt: FakeTikTok;
@@ -73,6 +78,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     const c = await t.signUp();
     const res = await c.post('/api/video/download', { url, quality: 'hd' });
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="clips-clipmaker-dl000001.mp4"');
     expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(video))).toBe(true);
     await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
     expect(await rowsOf(sql`select platform, video_id from downloads where user_id = ${c.userId}`)).toEqual([
@@ -101,5 +107,69 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     const captions = await pro.post('/api/transcription/generate', { url });
     expect(captions.status).toBe(200);
     expect(JSON.stringify(await captions.json())).toContain('Hello from Clips');
+  });
+
+  it('tells the client its name and link shape, and every client link helper accepts its links', async () => {
+    const list = (await (await t.client().get('/api/platforms')).json()) as PlatformInfo[];
+    expect(list.map((p) => [p.id, p.name])).toEqual([
+      ['tiktok', 'TikTok'],
+      ['clips', 'Clips'],
+    ]);
+    const clipLink = 'https://clips.example/v/abcd1234';
+    expect(platformOfLink(clipLink, list)?.id).toBe('clips');
+    expect(platformOfLink(list[1].example, list)?.id).toBe('clips');
+    expect(platformOfLink('https://clips.example/u/someone', list)).toBeNull();
+    expect(extractLink(`Look at this clip! ${clipLink}/?ref=share.`, list)).toBe(`${clipLink}/?ref=share`);
+    expect(allLinks(`${clipLink}\n${tt.fixtureUrl}`, list)).toEqual([clipLink, tt.fixtureUrl]);
+  });
+
+  it('names itself in its errors, and names both platforms for a link neither knows', async () => {
+    const c = t.client();
+    const gone = await c.post('/api/video/info', { url: 'https://clips.example/v/nothere1' });
+    expect([gone.status, (await gone.json()).message]).toEqual([
+      404,
+      'This Clips video was removed or does not exist. Check the link or try a different video.',
+    ]);
+    const down = await c.post('/api/video/info', { url: clips.breakClip('broken01') });
+    expect([down.status, (await down.json()).message]).toEqual([
+      424,
+      'Clips is not answering right now. Please try again in a few minutes.',
+    ]);
+    const pro = await t.signUp({ pro: true });
+    for (const [path, body] of [
+      ['/api/video/info', {}],
+      ['/api/audio/extract', {}],
+      ['/api/transcription/generate', {}],
+    ] as const) {
+      const res = await pro.post(path, { ...body, url: 'https://example.com/v/1' });
+      expect([res.status, (await res.json()).message], path).toEqual([
+        400,
+        'Please provide a valid TikTok or Clips URL',
+      ]);
+    }
+  });
+
+  it('takes its links in a batch, zips its files under its name, and lists it among trending videos', async () => {
+    const pro = await t.signUp({ pro: true });
+    const url = clips.add({ id: 'bt000001', file: video, cover: sampleJpeg(), sound: null, vtt: null, seconds: 4 });
+    const created = await (await pro.post('/api/batch', { urls: [url] })).json();
+    expect(created.items).toEqual([{ url, status: 'queued' }]);
+    const view = async () => (await pro.get(`/api/batch/${created.id}`)).json();
+    await expect.poll(async () => (await view()).status, { timeout: 30_000 }).toBe('done');
+    const zip = await fetch(t.baseUrl + (await view()).downloadUrl);
+    expect(zip.headers.get('content-disposition')).toMatch(/filename="batch-[0-9a-f]{8}\.zip"/);
+    const entries = await zipEntries(Buffer.from(await zip.arrayBuffer()));
+    expect(entries.map((e) => e.name)).toEqual(['clips-clipmaker-bt000001.mp4']);
+
+    // The curated list keeps Fetch Info's own thumbnail path for a clip too.
+    const info = await (await pro.post('/api/video/info', { url })).json();
+    const curated = await pro.post('/api/trending-videos', {
+      title: info.title,
+      videoUrl: url,
+      platform: 'tiktok',
+      thumbnailUrl: info.thumbnail,
+    });
+    expect(curated.status).toBe(201);
+    expect((await curated.json()).thumbnailUrl).toBe('/api/video/thumbnail/bt000001?platform=clips');
   });
 });

@@ -1,8 +1,6 @@
-// The server's list of client routes (HTTP 200 vs 404) must be the client's router table, and the
-// share sheet's text must yield the TikTok link inside it.
+// The server's list of client routes (HTTP 200 vs 404) must be the client's router table.
 import { describe, expect, it } from 'vitest';
 import { APP_PATHS, PUBLIC_PATHS, isClientPath } from '../../src/shared/client-paths';
-import { extractTikTokLink } from '../../src/shared/tiktok-url';
 import { publicRoutes, signedInRoutes } from '../../src/client/routes';
 
 describe('client paths', () => {
@@ -16,19 +14,5 @@ describe('client paths', () => {
       expect(isClientPath(p), p).toBe(true);
     for (const p of ['/nope', '/blog/a/b', '/blogs', '/index.htm', '/subscription/x'])
       expect(isClientPath(p), p).toBe(false);
-  });
-});
-
-describe('shared text', () => {
-  it('yields the first TikTok link, without trailing punctuation', () => {
-    expect(extractTikTokLink('Check out this video by @a on TikTok! https://vm.tiktok.com/ZMabc123/ #fyp')).toBe(
-      'https://vm.tiktok.com/ZMabc123/',
-    );
-    expect(extractTikTokLink('https://www.tiktok.com/@u/video/123456.')).toBe('https://www.tiktok.com/@u/video/123456');
-    expect(extractTikTokLink('see https://example.com/x and https://www.tiktok.com/@u/video/1')).toBe(
-      'https://www.tiktok.com/@u/video/1',
-    );
-    expect(extractTikTokLink('no link here')).toBeNull();
-    expect(extractTikTokLink(undefined)).toBeNull();
   });
 });

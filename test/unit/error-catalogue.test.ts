@@ -178,9 +178,9 @@ describe('error catalogue', () => {
     const samples: AppError[] = [
       fail('video.private', { platform: 'TikTok' }),
       fail('link.unsupported', { platforms: 'TikTok or Clips' }),
-      fail('link.unsupported', { variant: 'not_yet', site: 'Instagram', platforms: 'TikTok' }),
+      fail('link.unsupported', { variant: 'provide', platforms: 'TikTok' }),
       fail('video.no_slide', { slides: 3 }),
-      fail('upstream.unavailable', { variant: 'slide', n: 2 }),
+      fail('upstream.unavailable', { variant: 'slide', n: 2, platform: 'Clips' }),
       fail('quota.exhausted', { limit: 3 }, { limitReached: true }),
       fail('media.unreadable', { variant: 'sound' }),
       fail('billing.pro_required'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTikTokLink, stripTrackingStep, normaliseHostStep, plainStep } from '../../src/shared/tiktok-url.js';
+import { parseTikTokLink, stripTrackingStep, normaliseHostStep, plainStep } from '../../src/server/platforms/tiktok/link.js';
 import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/platforms/tiktok/item-mapper.js';
 import { extractScope, readVideoPage } from '../../src/server/platforms/tiktok/page-parser.js';
 import { errorForStatus } from '../../src/server/platforms/tiktok/errors.js';

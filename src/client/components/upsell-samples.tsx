@@ -18,13 +18,13 @@ export const HASHTAGS_UPSELL: UpsellInfo = {
 };
 
 export const AUDIO_UPSELL: UpsellInfo = {
-  what: "Paste a TikTok link and get the video's sound as an MP3 file (192 kbps) for remixes and edits.",
+  what: "Paste a video link and get the video's sound as an MP3 file (192 kbps) for remixes and edits.",
   sample: <p>garlic-butter-pasta.mp3 · MP3 Format · 0:42 · 1.0 MB</p>,
 };
 
 export const BATCH_UPSELL: UpsellInfo = {
-  what: 'Paste up to 50 TikTok links at once, watch each one download, and save them all as one ZIP.',
-  sample: <p>tiktok-batch.zip · 12 videos · no watermark</p>,
+  what: 'Paste up to 50 video links at once, watch each one download, and save them all as one ZIP.',
+  sample: <p>batch.zip · 12 videos · no watermark</p>,
 };
 
 export const CAPTIONS_UPSELL: UpsellInfo = {

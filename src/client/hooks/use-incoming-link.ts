@@ -1,8 +1,11 @@
-// A TikTok link that arrives with the page: the share target (`/?title=&text=&url=`, as the TikTok
+// A video link that arrives with the page: the share target (`/?title=&text=&url=`, as a platform
 // app's share sheet sends it), a bookmarklet or shortcut (`/?url=<link>`), or a link kept across an
-// in-place sign-in. Taken once, then the query string is cleaned so a reload does not refetch.
+// in-place sign-in. Taken once the server's platforms are known, then the query string is cleaned so
+// a reload does not refetch.
 import { useEffect, useRef } from 'react';
-import { extractTikTokLink } from '@shared/tiktok-url';
+import type { PlatformInfo } from '@shared/contracts/platforms';
+import { extractLink } from '@shared/platform-links';
+import { usePlatforms } from './use-platforms';
 
 const PENDING_KEY = 'smt.pendingLink';
 
@@ -15,10 +18,10 @@ export function keepLinkForNextPage(link: string): void {
   }
 }
 
-export function takeIncomingLink(): string | null {
+export function takeIncomingLink(platforms: readonly PlatformInfo[]): string | null {
   const params = new URLSearchParams(window.location.search);
   const shared = ['url', 'text', 'title'].map((k) => params.get(k) ?? '').join(' ');
-  let link = extractTikTokLink(shared);
+  let link = extractLink(shared, platforms);
   if (params.has('url') || params.has('text') || params.has('title')) {
     window.history.replaceState(null, '', window.location.pathname);
   }
@@ -28,17 +31,18 @@ export function takeIncomingLink(): string | null {
   } catch {
     /* storage disabled */
   }
-  return link && extractTikTokLink(link);
+  return link && extractLink(link, platforms);
 }
 
 /** Calls onLink once after mount when the page arrived with a link. */
 export function useIncomingLink(onLink: (link: string) => void): void {
   const done = useRef(false);
+  const { platforms, ready } = usePlatforms();
   useEffect(() => {
-    if (done.current) return; // StrictMode runs effects twice in development
+    if (done.current || !ready) return; // StrictMode runs effects twice in development
     done.current = true;
-    const link = takeIncomingLink();
+    const link = takeIncomingLink(platforms);
     if (link) onLink(link);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [ready]);
 }

@@ -1,10 +1,11 @@
-// Audio extractor (SPEC 2 'Audio extractor', SPEC 5 'Audio', SPEC 8 'Tools'): a TikTok link in,
+// Audio extractor (SPEC 2 'Audio extractor', SPEC 5 'Audio', SPEC 8 'Tools'): a video link in,
 // an MP3 (192 kbit/s) out, with a preview player and a download link served by this product.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react';
 import type { AudioResult } from '@shared/contracts/audio';
-import { isTikTokLink } from '@shared/tiktok-url';
+import { platformOfLink } from '@shared/platform-links';
+import { usePlatforms } from '../hooks/use-platforms';
 import { serverMessage } from '../lib/query-client';
 import { progressLabel, progressNote, requestMediaResult, type JobProgress } from '../lib/media-job';
 import { formatDuration, formatFileSize } from '../lib/format';
@@ -16,6 +17,7 @@ export default function AudioExtractorPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<AudioResult | null>(null);
   const [progress, setProgress] = useState<JobProgress>(null);
+  const { platforms, names, example } = usePlatforms();
 
   const extract = useMutation({
     mutationFn: (link: string) => requestMediaResult<AudioResult>('/api/audio/extract', { url: link }, setProgress),
@@ -37,13 +39,13 @@ export default function AudioExtractorPage() {
     if (!link) {
       toast({
         title: 'URL required',
-        description: 'Please enter a TikTok URL to extract audio',
+        description: `Please enter a ${names} URL to extract audio`,
         variant: 'destructive',
       });
       return;
     }
-    if (!isTikTokLink(link)) {
-      toast({ title: 'Invalid URL', description: 'Please enter a valid TikTok URL', variant: 'destructive' });
+    if (!platformOfLink(link, platforms)) {
+      toast({ title: 'Invalid URL', description: `Please enter a valid ${names} URL`, variant: 'destructive' });
       return;
     }
     extract.mutate(link);
@@ -53,14 +55,14 @@ export default function AudioExtractorPage() {
     <ToolPage
       icon={<Music className="h-6 w-6" aria-hidden />}
       title="Audio Extractor"
-      subtitle="Extract the sound of any TikTok video as a high-quality MP3."
+      subtitle={`Extract the sound of any ${names} video as a high-quality MP3.`}
       upsell={AUDIO_UPSELL}
     >
       <UrlToolForm
         id="audio-url"
-        label="TikTok video URL"
+        label={`${names} video URL`}
         type="text"
-        placeholder="https://www.tiktok.com/@user/video/1234567890"
+        placeholder={example}
         value={url}
         onChange={setUrl}
         onSubmit={submit}

@@ -11,6 +11,7 @@ import { formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
 import { CAPTIONS_UPSELL } from '../components/upsell-samples';
+import { usePlatforms } from '../hooks/use-platforms';
 
 const INVALID_FORMAT = 'Invalid transcription response format';
 
@@ -29,6 +30,7 @@ export default function AutoCaptionsPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<TranscriptionResult | null>(null);
   const [progress, setProgress] = useState<JobProgress>(null);
+  const { names, example } = usePlatforms();
 
   const generate = useMutation({
     mutationFn: async (link: string) => {
@@ -61,7 +63,7 @@ export default function AutoCaptionsPage() {
   function submit() {
     const link = url.trim();
     if (!link) {
-      toast({ title: 'URL required', description: 'Please enter a TikTok video URL', variant: 'destructive' });
+      toast({ title: 'URL required', description: `Please enter a ${names} video URL`, variant: 'destructive' });
       return;
     }
     generate.mutate(link);
@@ -93,7 +95,7 @@ export default function AutoCaptionsPage() {
         id="captions-url"
         label="Video URL"
         type="url"
-        placeholder="https://www.tiktok.com/@user/video/1234567890"
+        placeholder={example}
         value={url}
         onChange={setUrl}
         onSubmit={submit}

@@ -1,4 +1,4 @@
-// Batch downloads (issue 21, Pro): paste many TikTok links (one per line, or a profile's copied
+// Batch downloads (issue 21, Pro): paste many video links (one per line, or a profile's copied
 // links in any text), follow each item live (queued with its place, running, done, failed), then
 // save one ZIP of every finished file; failed items can be retried.
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -10,13 +10,8 @@ import { apiRequest, serverMessage } from '../lib/query-client';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import { BATCH_UPSELL } from '../components/upsell-samples';
-
-/** Every TikTok link in the pasted text, in order, as typed (the server cleans and checks them). */
-export function linksIn(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/(?:[\w-]+\.)*tiktok\.com\/[^\s"'<>]+/gi)].map((m) =>
-    m[0].replace(/[),.;]+$/, ''),
-  );
-}
+import { allLinks } from '@shared/platform-links';
+import { usePlatforms } from '../hooks/use-platforms';
 
 const STATE: Record<BatchItem['status'], { label: (i: BatchItem) => string; icon: ReactNode; tone: string }> = {
   queued: {
@@ -110,7 +105,9 @@ export default function BatchPage() {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [batchId, setBatchId] = useState<string | null>(null);
-  const links = linksIn(text);
+  const { platforms, names } = usePlatforms();
+  /** Every link of a registered platform in the pasted text, in order, as typed (the server cleans them). */
+  const links = allLinks(text, platforms);
 
   // Live states: asked again every 1.5 s until nothing waits.
   const batch = useQuery<BatchView>({
@@ -144,7 +141,7 @@ export default function BatchPage() {
     if (!links.length) {
       toast({
         title: 'No links found',
-        description: 'Paste TikTok video links, one per line.',
+        description: `Paste ${names} video links, one per line.`,
         variant: 'destructive',
       });
       return;
@@ -164,19 +161,19 @@ export default function BatchPage() {
     <ToolPage
       icon={<Layers className="h-6 w-6" aria-hidden />}
       title="Batch Download"
-      subtitle="Download many TikTok videos at once, then save them all as one ZIP."
+      subtitle={`Download many ${names} videos at once, then save them all as one ZIP.`}
       upsell={BATCH_UPSELL}
     >
       <form onSubmit={submit} className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
         <label htmlFor="batch-links" className="text-sm font-semibold text-slate-800">
-          TikTok links
+          {names} links
         </label>
         <textarea
           id="batch-links"
           value={text}
           onChange={(e) => setText(e.target.value)}
           rows={7}
-          placeholder={'https://www.tiktok.com/@user/video/1234567890\nhttps://vm.tiktok.com/ZMabc123/'}
+          placeholder={platforms.map((p) => p.example).join('\n')}
           className="mt-2 w-full rounded-lg border border-slate-300 p-3 font-mono text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
         />
         <div className="mt-3 flex items-center justify-between gap-3">

@@ -21,6 +21,7 @@ import {
 } from '../components/downloader/page-sections';
 import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
 import { useIncomingLink } from '../hooks/use-incoming-link';
+import { usePlatforms } from '../hooks/use-platforms';
 
 const RECENT_KEY = ['/api/downloads/recent'] as const;
 
@@ -29,6 +30,7 @@ export default function DownloaderPage() {
   const [url, setUrl] = useState('');
   const [info, setInfo] = useState<VideoInfo | null>(null);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const { names } = usePlatforms();
   const status = useSubscriptionStatus();
   const recent = useQuery<RecentDownload[]>({ queryKey: RECENT_KEY });
   const { progress, start } = useVideoDownload();
@@ -47,7 +49,7 @@ export default function DownloaderPage() {
       setInfo(null);
       toast({
         title: 'Video Not Available',
-        description: serverMessage(err) ?? 'This TikTok video cannot be processed. Please try a different video URL.',
+        description: serverMessage(err) ?? `This ${names} video cannot be processed. Please try a different video URL.`,
         variant: 'destructive',
       });
     },
@@ -75,7 +77,7 @@ export default function DownloaderPage() {
     }
     const countBefore = s?.downloadCount ?? 0;
     try {
-      const saved = await start(info.url, quality);
+      const saved = await start(info.url, quality, info.platform);
       toast({
         title: 'Download completed',
         description: saved.fileName.endsWith('.zip') ? 'Your photos were saved.' : 'Your video was saved.',

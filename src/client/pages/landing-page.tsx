@@ -23,7 +23,7 @@ export function LandingPage() {
           Download TikTok Videos Instantly
         </h1>
         <p className="mx-auto mb-6 mt-2 max-w-xl text-base text-slate-600">
-          Paste a TikTok link: see the video, then save it without a watermark.
+          Paste a video link: see the video, then save it without a watermark.
         </p>
         <PasteFirst />
       </section>
@@ -36,8 +36,8 @@ export function LandingPage() {
           </span>
         </h2>
         <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-600">
-          Download TikTok videos without watermarks, extract audio, caption automatically, find the right hashtags and
-          follow what is trending. Thousands of creators use it across multiple platforms.
+          Download videos without watermarks, extract audio, caption automatically, find the right hashtags and follow
+          what is trending. Thousands of creators use it across multiple platforms.
         </p>
         <a
           href="/api/login"

@@ -1,6 +1,7 @@
 // The one database schema, shared by PGlite and PostgreSQL. Migrations are generated from it
 // (`npm run db:generate`) and committed under migrations/.
 import { sql } from 'drizzle-orm';
+import { DEFAULT_PLATFORM } from '../platforms/default.js';
 import {
   bigint,
   boolean,
@@ -79,7 +80,7 @@ export const sessions = pgTable(
   (t) => [index('IDX_session_expire').on(t.expire)],
 );
 
-// SPEC's `tiktok_auth` (plaintext TikTok tokens nothing read) is dropped: decision 0018.
+// SPEC's table of the video platform's auth tokens (plaintext, nothing read them) is dropped: decision 0018.
 
 // ---------------------------------------------------------------- rate limits
 // One row per (limit key, fixed window) when several app nodes share PostgreSQL: every node
@@ -104,7 +105,7 @@ export const downloads = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     url: varchar('url', { length: 1000 }).notNull(),
-    platform: varchar('platform', { length: 32 }).notNull().default('tiktok'), // the registry id
+    platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM), // the registry id
     videoId: varchar('video_id', { length: 32 }),
     title: text('title'),
     author: varchar('author', { length: 255 }),
@@ -219,7 +220,7 @@ export const trendingVideoBoosts = pgTable(
 export const mediaResults = pgTable('media_results', {
   key: varchar('key', { length: 255 }).primaryKey(), // e.g. 'audio:<videoId>'
   kind: varchar('kind', { length: 30 }).notNull(),
-  platform: varchar('platform', { length: 32 }).notNull().default('tiktok'),
+  platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM),
   videoId: varchar('video_id', { length: 32 }),
   storageKey: varchar('storage_key', { length: 500 }).notNull(),
   contentType: varchar('content_type', { length: 100 }).notNull(),
@@ -235,7 +236,7 @@ export const videoObservations = pgTable(
   'video_observations',
   {
     id: serial('id').primaryKey(),
-    platform: varchar('platform', { length: 32 }).notNull().default('tiktok'),
+    platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM),
     videoId: varchar('video_id', { length: 32 }).notNull(),
     description: text('description'),
     author: varchar('author', { length: 255 }),

@@ -1,5 +1,5 @@
 // U+0000 cannot be stored by PostgreSQL (text or jsonb): input carrying it is refused with a 400,
-// and text from upstream systems (TikTok pages, feeds) is cleaned of it before it goes anywhere.
+// and text from upstream systems (platform pages, feeds) is cleaned of it before it goes anywhere.
 
 /** A JSON.parse reviver that drops NUL characters from every string value. */
 export function dropNul(_key: string, value: unknown): unknown {

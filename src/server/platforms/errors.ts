@@ -1,22 +1,13 @@
-// Link helpers every platform shares; their failures are the catalogue's neutral codes
-// (shared/error-messages.ts, issue 19), each platform naming itself in `params.platform`.
+// Link refusals every platform shares; their failures are the catalogue's neutral codes
+// (shared/error-messages.ts, issue 19), each naming the registered platforms, never a list of its own.
+import { fail } from '../errors.js';
 
-/** Sites people paste that no platform module handles yet, named so the message can say so. */
-const NOT_YET: Array<[RegExp, string]> = [
-  [/(^|\.)instagram\.com$/i, 'Instagram'],
-  [/(^|\.)(facebook\.com|fb\.watch|fb\.com)$/i, 'Facebook'],
-  [/(^|\.)(youtube\.com|youtu\.be)$/i, 'YouTube'],
-];
+/** Longer than this is no link any platform takes (checked by the registry before any platform). */
+export const LINK_MAX = 2048;
 
-/** The name of a site we do not support yet, for a friendlier refusal; null when unknown. */
-export function notYetSupported(url: string): string | null {
-  try {
-    const host = new URL(url.trim()).hostname.toLowerCase();
-    return NOT_YET.find(([re]) => re.test(host))?.[1] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** `TikTok`, `TikTok or Clips`: the platforms in a sentence. */
+/** `A`, `A or B`: the platforms' names in a sentence. */
 export const platformList = (names: string[]) => names.join(' or ');
+
+/** A link missing, malformed or known to no platform: one wording on every tool (issue 31). */
+export const unsupportedLink = (names: string[]) =>
+  fail('link.unsupported', { variant: 'provide', platforms: platformList(names) });

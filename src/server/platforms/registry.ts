@@ -2,6 +2,8 @@
 // that returns a Platform, and one line in builtInPlatforms. docs/architecture.md has the recipe.
 import type { HttpClient } from '../adapters/http/index.js';
 import { fail } from '../errors.js';
+import { DEFAULT_PLATFORM } from './default.js';
+import { LINK_MAX } from './errors.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 
@@ -9,7 +11,7 @@ export function builtInPlatforms(deps: { http: HttpClient }): Platform[] {
   return [createTikTokPlatform(deps)];
 }
 
-export const DEFAULT_PLATFORM = 'tiktok';
+export { DEFAULT_PLATFORM };
 
 export function createPlatformRegistry(platforms: Platform[]) {
   const byId = new Map(platforms.map((p) => [p.id, p]));
@@ -23,6 +25,7 @@ export function createPlatformRegistry(platforms: Platform[]) {
     },
     /** The platform that recognises a link, with the cleaned link; null when none does. */
     match(input: string): { platform: Platform; link: PlatformLink } | null {
+      if (typeof input !== 'string' || input.length > LINK_MAX) return null;
       for (const platform of platforms) {
         const link = platform.parseLink(input);
         if (link) return { platform, link };

@@ -8,7 +8,7 @@ export interface MediaOption {
   height: number | null;
   size: number | null; // bytes when the platform says (for HEVC: the video track alone)
   bitrate: number | null;
-  urls: string[]; // file URLs to try in order (e.g. TikTok's v16, then its v19 mirror)
+  urls: string[]; // file URLs to try in order (e.g. a CDN, then its mirror)
   /** HEVC only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
   audio?: string[][];
 }
@@ -31,10 +31,10 @@ export interface VideoModel {
   views: number;
   likes: number;
   options: MediaOption[];
-  /** The post's sound apart from the video (TikTok's `music.playUrl`), for the audio tools. */
+  /** The post's sound apart from the video, for the audio tools. */
   musicUrl: string | null;
   musicTitle: string | null;
-  /** Caption tracks the platform offers (TikTok's `video.subtitleInfos`). */
+  /** Caption tracks the platform offers. */
   subtitles: Array<{ url: string; language: string; format: string; source: string }>;
   isPhotoPost: boolean;
   /** Photo posts only: the slides in order (empty for a video). */
@@ -49,4 +49,21 @@ export function slideshowFrame(slides: PhotoSlide[]): { width: number; height: n
   const ratios = slides.map((s) => (s.width && s.height ? s.height / s.width : 16 / 9));
   const ratio = Math.min(16 / 9, Math.max(...ratios, 9 / 16));
   return { width: 1080, height: Math.round((1080 * ratio) / 2) * 2 };
+}
+
+/** One first-party observation of a fetched video for the trends feature (Platform.observe). */
+export interface VideoObservation {
+  videoId: string;
+  description: string | null;
+  author: string | null;
+  authorNickname: string | null;
+  authorVerified: boolean | null;
+  authorFollowers: number | null;
+  hashtags: string[];
+  musicId: string | null;
+  musicTitle: string | null;
+  musicAuthor: string | null;
+  musicDuration: number | null;
+  plays: number | null;
+  likes: number | null;
 }

@@ -1,6 +1,8 @@
 // Every failure leaves as `{ message, code, params? }` (the error catalogue, decision 0020) with a 4xx
 // or 5xx; never a stack trace.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, fail, infrastructureError, loggableError } from '../errors.js';
 import { isErrorCode, renderError } from '../../shared/error-messages.js';
@@ -52,6 +54,45 @@ export function registerErrorHandler(app: FastifyInstance): void {
       .type('text/html')
       .sendFile('index.html');
   });
+}
+
+/** The envelope of an error, as the error handler sends it. */
+const envelope = (e: AppError) => ({ message: e.message, code: e.code, ...(e.params ? { params: e.params } : {}) });
+
+/**
+ * Fastify's router refuses some URLs before any hook or handler runs (`frameworkErrors`): a
+ * malformed percent-encoding and a path parameter over its length limit. Same envelope as the rest.
+ */
+export function routerErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const e =
+    error.code === 'FST_ERR_BAD_URL'
+      ? fail('request.bad_url')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? fail('request.uri_too_long')
+        : fail('internal');
+  return reply.status(e.status).send(envelope(e));
+}
+
+/**
+ * Node's HTTP parser refuses a request Fastify never sees (`clientErrorHandler`): headers over the
+ * limit, a request too slow to arrive, bytes that are not HTTP. Answered in the envelope, then closed.
+ */
+export function clientErrors(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? fail('request.headers_too_large')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? fail('request.timeout')
+        : fail('request.unreadable');
+  const body = JSON.stringify(envelope(e));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Video lookup (signed out too, rate-limited per IP), quota-counted download, inline preview and
-// thumbnail, all through this product's own endpoints (TikTok's CDN links need the page's cookies).
+// thumbnail, all through this product's own endpoints (a platform's CDN links need its page's cookies).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
@@ -44,9 +44,9 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     },
   );
 
-  // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to TikTok so
+  // Each platform checks its own id shape (Platform.idPattern); `platform` defaults to DEFAULT_PLATFORM so
   // the links made before the platform seam keep working.
-  const idParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Please provide a valid TikTok URL') });
+  const idParams = z.object({ id: z.string().regex(/^[\w-]{1,64}$/, 'Please provide a valid video id') });
   const byIdQuery = z.object({
     platform: z
       .string()
@@ -105,7 +105,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
       await limitMediaById(request, id, platform, `ip:${request.ip}`);
       const slide = await video.openSlide(id, n, abortOnDisconnect(reply), platform);
       const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
-      const name = `${fileStem(slide.video.video.author, id)}-${slideName(n - 1, type)}`;
+      const name = `${fileStem(slide.video.ref.platform, slide.video.video.author, id)}-${slideName(n - 1, type)}`;
       reply.headers({
         'content-type': type,
         'cache-control': 'private, max-age=3600',

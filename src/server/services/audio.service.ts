@@ -10,8 +10,7 @@ import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 import { mediaKeyId } from '../platforms/platform.js';
-import { platformList } from '../platforms/errors.js';
-import { fail } from '../errors.js';
+import { unsupportedLink } from '../platforms/errors.js';
 
 export interface AudioServiceDeps {
   source: MediaSource;
@@ -81,9 +80,8 @@ export function createAudioService(deps: AudioServiceDeps) {
       who?: JobOwner,
       opts: { respondAsync?: boolean } = {},
     ): Promise<AudioResult | PendingJob> {
-      // SPEC 5's message, naming the platforms this server has.
-      if (!deps.source.recognises(url))
-        throw fail('link.unsupported', { platforms: platformList(deps.source.platformNames()) });
+      // The one refusal of a link, naming the platforms this server has.
+      if (!deps.source.recognises(url)) throw unsupportedLink(deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
       // A kept MP3 comes straight back from run(); otherwise the job makes it.
       const key = `audio:${mediaKeyId(info)}`;

@@ -77,14 +77,18 @@ export function createBatchService(deps: BatchDeps) {
     if (v.isPhotoPost) {
       const q = quality === 'images' ? 'images' : 'slideshow';
       const row = await deps.photos.ensure(video, q, signal, who);
-      return { title, fileName: downloadFileName(v.author, v.id, q), resultKey: row.key };
+      return { title, fileName: downloadFileName(video.ref.platform, v.author, v.id, q), resultKey: row.key };
     }
     const option = deps.video.pickOption(video, quality);
     if (option.codec === 'hevc') {
       const row = await deps.remux.ensure(video, option, signal, who);
-      return { title, fileName: downloadFileName(v.author, v.id, option.quality), resultKey: row.key };
+      return {
+        title,
+        fileName: downloadFileName(video.ref.platform, v.author, v.id, option.quality),
+        resultKey: row.key,
+      };
     }
-    const fileName = downloadFileName(v.author, v.id, option.quality);
+    const fileName = downloadFileName(video.ref.platform, v.author, v.id, option.quality);
     const resultKey = `batch:${batchId}:${item.id}`;
     await deps.media.job(
       signal,
@@ -277,7 +281,7 @@ export function createBatchService(deps: BatchDeps) {
         });
       }
       if (!entries.length) throw fail('media.link_expired', { variant: 'batch_empty' });
-      return { ...(await streamZip(entries)), fileName: `tiktok-batch-${id.slice(0, 8)}.zip` };
+      return { ...(await streamZip(entries)), fileName: `batch-${id.slice(0, 8)}.zip` };
     },
 
     /** Drops expired batches (their files expire with the media results). */

@@ -36,15 +36,16 @@ export interface DownloadStream {
   release(chunk: Buffer): void;
 }
 
-/** ASCII-only, header-safe start of every file name: tiktok-<author>-<id>. */
-export function fileStem(author: string, id: string): string {
+/** ASCII-only, header-safe start of every file name: <platform id>-<author>-<id>. */
+export function fileStem(platform: string, author: string, id: string): string {
   const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  return `tiktok-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
+  const stem = platform.replace(/[^a-z0-9-]/g, '').slice(0, 40);
+  return `${stem}-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
 }
 
 /** <stem>.mp4, <stem>-1080p.mp4 for HEVC, <stem>-photos.zip / <stem>-slideshow.mp4 for a photo post. */
-export function downloadFileName(author: string, id: string, quality?: string): string {
-  const stem = fileStem(author, id);
+export function downloadFileName(platform: string, author: string, id: string, quality?: string): string {
+  const stem = fileStem(platform, author, id);
   if (quality === 'images') return `${stem}-photos.zip`;
   if (quality === 'slideshow') return `${stem}-slideshow.mp4`;
   return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
@@ -91,7 +92,7 @@ export function createDownloadService(deps: {
       'content-disposition': `attachment; filename="${name}"`,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
-      // Which option was sent: a sharper gear TikTok would not give falls back (decision 0014).
+      // Which option was sent: a sharper gear the platform would not give falls back (decision 0014).
       'x-video-quality': quality,
     };
     if (file.length !== null) headers['content-length'] = String(file.length);
@@ -113,7 +114,7 @@ export function createDownloadService(deps: {
     const chain = options.filter(
       (o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0),
     );
-    const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
+    const name = (q: string) => downloadFileName(video.ref.platform, video.video.author, video.video.id, q);
     try {
       for (const candidate of chain) {
         try {
@@ -133,7 +134,11 @@ export function createDownloadService(deps: {
         }
       }
       const h264 = options.find((o) => o.codec === 'h264');
-      if (!h264) throw fail('upstream.unavailable', { variant: 'refused' });
+      if (!h264)
+        throw fail('upstream.unavailable', {
+          variant: 'refused',
+          platform: deps.video.platformName(video.ref.platform),
+        });
       const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, {
         bulk: true,
       });
@@ -162,7 +167,7 @@ export function createDownloadService(deps: {
       return metered(
         reservation,
         { stream: file.stream, length: file.size, contentType: file.contentType, release: () => undefined },
-        downloadFileName(video.video.author, video.video.id, quality),
+        downloadFileName(video.ref.platform, video.video.author, video.video.id, quality),
         quality,
       );
     } catch (err) {
@@ -224,7 +229,12 @@ export function createDownloadService(deps: {
         contentType: media.contentType,
         release: media.release,
       };
-      return metered(reservation, file, downloadFileName(video.video.author, video.video.id), option.quality);
+      return metered(
+        reservation,
+        file,
+        downloadFileName(video.ref.platform, video.video.author, video.video.id),
+        option.quality,
+      );
     },
 
     async recent(userId: string): Promise<RecentDownload[]> {

@@ -6,6 +6,7 @@ import { fail } from '../errors.js';
 import type { MediaResult, MediaResultsRepository } from '../db/repositories/media-results.repository.js';
 import type { MediaStore } from '../adapters/storage/media-store.js';
 import { signMediaLink, verifyMediaLink } from '../adapters/storage/signed-links.js';
+import { DEFAULT_PLATFORM } from '../platforms/default.js';
 
 export interface MediaResultsDeps {
   repo: MediaResultsRepository;
@@ -55,7 +56,7 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
       const row = await deps.repo.upsert({
         key: input.key,
         kind: input.kind,
-        platform: input.platform ?? 'tiktok',
+        platform: input.platform ?? DEFAULT_PLATFORM,
         videoId: input.videoId,
         storageKey,
         contentType: input.contentType,

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { SubtitleTrack } from '../adapters/asr/types.js';
 
 export interface MediaVideoInfo {
-  platform: string; // the registry id, e.g. 'tiktok'
+  platform: string; // the registry id
   videoId: string;
   title: string;
   author: string;

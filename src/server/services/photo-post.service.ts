@@ -30,7 +30,8 @@ const EXTENSIONS: Record<string, string> = {
 export const slideName = (index: number, contentType: string) =>
   `${String(index + 1).padStart(2, '0')}.${EXTENSIONS[contentType.split(';')[0].trim().toLowerCase()] ?? 'jpg'}`;
 
-export const slideMissing = (n: number) => fail('upstream.unavailable', { variant: 'slide', n });
+export const slideMissing = (n: number, platform: string) =>
+  fail('upstream.unavailable', { variant: 'slide', n, platform });
 
 export function createPhotoPostService(deps: {
   video: VideoService;
@@ -38,7 +39,7 @@ export function createPhotoPostService(deps: {
   results: MediaResultsService;
   jobs: MediaJobs;
 }) {
-  /** Every slide into `dir`, in order; a slide TikTok will not give fails the whole post. */
+  /** Every slide into `dir`, in order; a slide the platform will not give fails the whole post. */
   async function fetchSlides(
     video: FetchedVideo,
     dir: string,
@@ -56,7 +57,9 @@ export function createPhotoPostService(deps: {
           .openMedia(video.ref.url, { kind: 'video', mediaUrls: slides[i].urls }, partSignal, {
             maxBytes: MAX_SLIDE_BYTES,
           })
-          .catch((err) => Promise.reject(isGone(err) ? slideMissing(i + 1) : err));
+          .catch((err) =>
+            Promise.reject(isGone(err) ? slideMissing(i + 1, deps.video.platformName(video.ref.platform)) : err),
+          );
         const name = slideName(i, opened.contentType);
         const file = path.join(dir, `slide-${name}`);
         await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal: partSignal });
@@ -84,7 +87,7 @@ export function createPhotoPostService(deps: {
     if (!video.video.musicUrl) return null;
     const opened = await deps.video.openMedia(video.ref.url, { kind: 'music' }, signal, { bulk: true }).catch((err) => {
       if (!isGone(err)) throw err;
-      throw fail('video.sound_unavailable', { variant: 'post' });
+      throw fail('video.sound_unavailable', { variant: 'post', platform: deps.video.platformName(video.ref.platform) });
     });
     const file = path.join(dir, 'sound');
     await deps.media.download(opened.stream, file, { expectedBytes: opened.contentLength, signal });
@@ -165,7 +168,8 @@ export function createPhotoPostService(deps: {
       signal?: AbortSignal,
       who?: JobOwner,
     ): Promise<MediaResult> {
-      if (!video.video.images.length) throw fail('video.no_slide', { variant: 'none' });
+      if (!video.video.images.length)
+        throw fail('video.no_slide', { variant: 'none', platform: deps.video.platformName(video.ref.platform) });
       const key = `${quality}:${mediaKeyId(video.ref)}`;
       return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal, {
         local: video,

@@ -1,4 +1,4 @@
-// The sharpest file TikTok has, with sound (issue 20, decision 0014): an HEVC video-only gear and
+// The sharpest file a platform has, with sound (issue 20, decision 0014): an HEVC video-only gear and
 // its best sound track, both fetched at once with the page's cookies into a job's temp dir,
 // remuxed by stream copy in a media job (any worker node), kept in the media store under
 // `remux:<videoId>:<quality>` for the result TTL. A second download of the same file costs no CDN
@@ -59,7 +59,9 @@ export function createRemuxService(deps: {
         const soundFile = path.join(dir, 'sound.m4a');
         // The sound: the best track that answers; none at all means no file (never a silent one).
         const sound = (async () => {
-          let last: unknown = fail('video.sound_unavailable');
+          let last: unknown = fail('video.sound_unavailable', {
+            platform: deps.video.platformName(video.ref.platform),
+          });
           for (const track of option.audio ?? []) {
             try {
               return await fetchTo(soundFile, track);
@@ -102,7 +104,8 @@ export function createRemuxService(deps: {
   deps.jobs.register('remux', async (data, signal, who, local) => {
     const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
     const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
-    if (!option) throw fail('upstream.unavailable', { variant: 'refused' });
+    if (!option)
+      throw fail('upstream.unavailable', { variant: 'refused', platform: deps.video.platformName(video.ref.platform) });
     return produce(video, option, String(data.key), signal, who);
   });
 

@@ -12,7 +12,7 @@ import type { JobOwner } from '../adapters/media/worker-pool.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { mediaKeyId } from '../platforms/platform.js';
-import { notYetSupported, platformList } from '../platforms/errors.js';
+import { unsupportedLink } from '../platforms/errors.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 
@@ -26,14 +26,6 @@ export interface TranscriptionServiceDeps {
   jobs: MediaJobs;
   /** Where setup instructions go: the operator's log, never the creator's screen. */
   logger?: { warn(obj: object, msg: string): void };
-}
-
-/** A link no registered platform recognises: say which site is not supported yet when we know it. */
-function unsupportedLink(url: string, names: string[]): AppError {
-  const named = notYetSupported(url);
-  return named
-    ? fail('link.unsupported', { variant: 'not_yet', site: named, platforms: platformList(names) })
-    : fail('link.unsupported', { variant: 'unknown_site', platforms: platformList(names) });
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
@@ -169,7 +161,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       who?: JobOwner,
       opts: { respondAsync?: boolean } = {},
     ): Promise<TranscriptionResult | PendingJob> {
-      if (!deps.source.recognises(url)) throw unsupportedLink(url, deps.source.platformNames());
+      if (!deps.source.recognises(url)) throw unsupportedLink(deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
 
       // 1. Engines that need no media file (the video's own captions), right here.

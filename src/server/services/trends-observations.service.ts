@@ -2,21 +2,22 @@
 // the lookup is never slowed down or failed by it (errors are logged, never thrown).
 import type { Logger } from 'pino';
 import type { TrendsRepository } from '../db/repositories/trends.repository.js';
-import { observationFromItemStruct } from '../platforms/tiktok/observation-mapper.js';
+import type { FetchedVideo, Platform } from '../platforms/platform.js';
 
 export function createObservationRecorder(deps: { repo: TrendsRepository; logger: Logger; now?: () => Date }) {
   const pending = new Set<Promise<void>>();
-  function record(itemStruct: Record<string, unknown>): void {
+  /** What the video's platform observes of it (Platform.observe; a platform without it records nothing). */
+  function record(platform: Platform, video: FetchedVideo): void {
     let observation;
     try {
-      observation = observationFromItemStruct(itemStruct);
+      observation = platform.observe?.(video);
     } catch (err) {
       deps.logger.warn({ err }, 'could not read a video for trends');
       return;
     }
     if (!observation) return;
     const p = deps.repo
-      .recordObservation({ ...observation, observedAt: deps.now?.() ?? new Date() })
+      .recordObservation({ ...observation, platform: platform.id, observedAt: deps.now?.() ?? new Date() })
       .catch((err) => deps.logger.warn({ err, videoId: observation.videoId }, 'could not record a trends observation'))
       .finally(() => pending.delete(p));
     pending.add(p);

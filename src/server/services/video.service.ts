@@ -28,6 +28,7 @@ import { DEFAULT_QUALITY } from '../../shared/constants.js';
 import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
 import { slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
+import { unsupportedLink } from '../platforms/errors.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_ENTRIES = 2000;
@@ -57,12 +58,6 @@ export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
 /** `?platform=` on our own by-id links, for any platform but the default (old links keep working). */
 export const platformQuery = (platform: string, sep = '?') =>
   platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`;
-
-/** A link none of these platforms recognises, naming them. */
-const unsupportedLink = (names: string[]) =>
-  names.length === 1
-    ? fail('link.unsupported', { variant: 'provide', platforms: names[0] })
-    : fail('link.unsupported', { variant: 'provide_list', platforms: names.join(', ') });
 
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
@@ -244,6 +239,8 @@ export function createVideoService(deps: {
     /** The platform and cleaned link of a pasted link, without any request (null: not a video link). */
     match: (url: string) => deps.platforms.match(url),
     platformNames: () => names,
+    /** A platform's name for messages, by its registry id. */
+    platformName: (id: string) => deps.platforms.get(id).name,
     lookup,
     pickOption,
     async getInfo(url: string, signal?: AbortSignal): Promise<{ info: VideoInfo; video: FetchedVideo }> {

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 
+const INVALID_EMAIL = 'Please enter a valid email address';
+/** RFC 5321's limits: a local part of at most 64 octets, an address of at most 254 (a path is 256 with <>). */
+const withinMailLimits = (email: string) => email.length <= 254 && email.indexOf('@') <= 64;
+
 export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
   .max(320, 'Email is too long')
-  .pipe(z.email('Please enter a valid email address'));
+  .pipe(z.email(INVALID_EMAIL).refine(withinMailLimits, INVALID_EMAIL));
 
 export const registerRequest = z.object({
   email: emailSchema,

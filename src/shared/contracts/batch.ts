@@ -6,8 +6,8 @@ export const BATCH_MAX_URLS = 50;
 
 export const batchCreateRequest = z.object({
   urls: z
-    .array(z.string().trim().max(2048, 'A link is too long'), { error: 'Paste at least one TikTok link' })
-    .min(1, 'Paste at least one TikTok link')
+    .array(z.string().trim().max(2048, 'A link is too long'), { error: 'Paste at least one video link' })
+    .min(1, 'Paste at least one video link')
     .max(BATCH_MAX_URLS, `At most ${BATCH_MAX_URLS} links per batch`),
   quality: z.string().trim().max(10, 'Unknown quality').optional(),
 });

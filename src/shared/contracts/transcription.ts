@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { linkField } from './common.js';
 
-export const transcriptionRequest = z.object({
-  url: z
-    .string({ error: 'URL required - Please enter a TikTok video URL' })
-    .trim()
-    .min(1, 'URL required - Please enter a TikTok video URL')
-    .max(2000, 'Please enter a valid video URL')
-    .pipe(z.url({ message: 'Please enter a valid video URL', protocol: /^https?$/ })),
-});
+export const transcriptionRequest = z.object({ url: linkField });
 export type TranscriptionRequest = z.infer<typeof transcriptionRequest>;
 
 export const transcriptionSegmentSchema = z.object({

@@ -5,8 +5,8 @@ import { optionalText, tagList, isHttpUrl } from './blog.js';
 export const TRENDING_PLATFORMS = ['tiktok', 'instagram', 'facebook'] as const;
 export type TrendingPlatform = (typeof TRENDING_PLATFORMS)[number];
 export const TRENDING_STATUSES = ['active', 'inactive'] as const;
-/** The downloader's thumbnail endpoint for a TikTok video id (GET /api/video/thumbnail/:id). */
-export const OWN_THUMBNAIL_PATH = /^\/api\/video\/thumbnail\/[0-9]{1,32}$/;
+/** The downloader's thumbnail endpoint for a video id (GET /api/video/thumbnail/:id[?platform=]). */
+export const OWN_THUMBNAIL_PATH = /^\/api\/video\/thumbnail\/[\w-]{1,64}(\?platform=[a-z0-9-]{1,40})?$/;
 export const TRENDING_LIMITS = {
   title: 255,
   description: 5000,
@@ -40,7 +40,7 @@ export const createTrendingVideoRequest = z.object({
     .max(TRENDING_LIMITS.videoUrl, `Video URL must be at most ${TRENDING_LIMITS.videoUrl} characters`)
     .refine(isHttpUrl, 'Video URL must be an http(s) URL'),
   platform: z.enum(TRENDING_PLATFORMS, { error: 'Platform must be one of tiktok, instagram, facebook' }),
-  // Fetch Info gives this product's own thumbnail path (TikTok's CDN links expire and need cookies).
+  // Fetch Info gives this product's own thumbnail path (a platform's CDN links expire and need cookies).
   thumbnailUrl: optionalText(TRENDING_LIMITS.thumbnailUrl, 'Thumbnail URL').refine(
     (v) => v === null || isHttpUrl(v) || OWN_THUMBNAIL_PATH.test(v),
     'Thumbnail URL must be an http(s) URL',

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_QUALITY } from '../constants.js';
 
-export const TIKTOK_URL_MESSAGE = 'Please provide a valid TikTok URL';
+import { linkField } from './common.js';
 
-const tiktokUrl = z
-  .string({ error: TIKTOK_URL_MESSAGE })
-  .trim()
-  .min(1, TIKTOK_URL_MESSAGE)
-  .max(2048, TIKTOK_URL_MESSAGE);
-
-export const videoInfoRequest = z.object({ url: tiktokUrl });
+export const videoInfoRequest = z.object({ url: linkField });
 export type VideoInfoRequest = z.infer<typeof videoInfoRequest>;
 
 export const downloadOption = z.object({
@@ -17,13 +11,13 @@ export const downloadOption = z.object({
   quality: z.string(),
   // 'h264': one muxed MP4 that plays everywhere; 'hevc': sharper, remuxed with its sound (decision 0014).
   codec: z.enum(['h264', 'hevc']).optional(),
-  resolution: z.string(), // '576x1024', or 'Unknown' when TikTok gives no size
+  resolution: z.string(), // '576x1024', or 'Unknown' when the platform gives no size
   size: z.number().int().nullable(), // bytes; null = unknown
-  url: z.string(), // this product's own endpoint, never TikTok's CDN
+  url: z.string(), // this product's own endpoint, never the platform's CDN
 });
 export type DownloadOption = z.infer<typeof downloadOption>;
 
-/** A photo post's slide, served by this product byte for byte (TikTok's links are signed and expire). */
+/** A photo post's slide, served by this product byte for byte (the platform's links are signed and expire). */
 export const photoSlide = z.object({
   url: z.string(),
   width: z.number().int().nullable(),
@@ -34,7 +28,7 @@ export type PhotoSlide = z.infer<typeof photoSlide>;
 /** SPEC 3 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
 export const videoInfo = z.object({
   url: z.string(),
-  platform: z.string(), // 'tiktok'; by-id links of other platforms carry ?platform=
+  platform: z.string(), // the registry id; by-id links of platforms but the default carry ?platform=
   videoId: z.string(),
   title: z.string(),
   author: z.string(),
@@ -50,7 +44,7 @@ export const videoInfo = z.object({
 export type VideoInfo = z.infer<typeof videoInfo>;
 
 export const videoDownloadRequest = z.object({
-  url: tiktokUrl,
+  url: linkField,
   quality: z.string().trim().max(10, 'Unknown quality').default(DEFAULT_QUALITY),
 });
 export type VideoDownloadRequest = z.infer<typeof videoDownloadRequest>;

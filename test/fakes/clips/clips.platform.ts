@@ -1,8 +1,9 @@
 // A second platform, made up for the platform seam test (issue 19): "Clips", with its own link
 // shapes (https://clips.example/v/<id>, short links https://clips.example/s/<code>), a JSON API,
 // and media that needs the session token the API hands out. It lives only in this folder and is
-// registered through the registry's override: no file outside it changes for a new platform.
-import { AppError } from '../../../src/server/errors.js';
+// registered through the registry's override: no file outside it changes for a new platform, and
+// downloads, errors and every link field (GET /api/platforms) name it (platform-seam.test.ts).
+import { fail } from '../../../src/server/errors.js';
 import type { HttpClient } from '../../../src/server/adapters/http/index.js';
 import type { FetchedVideo, Platform, VideoRef } from '../../../src/server/platforms/platform.js';
 
@@ -21,11 +22,15 @@ interface ClipJson {
 
 export function createClipsPlatform(deps: { http: HttpClient }): Platform {
   const canonicalUrl = (id: string) => `https://clips.example/v/${id}`;
-  const notFound = () => new AppError(404, 'video.not_found', 'This clip was removed or does not exist.');
+  // Its failures are the catalogue's neutral codes, naming it (as a real platform's errors.ts does).
+  const CLIPS = { platform: 'Clips' } as const;
+  const notFound = () => fail('video.not_found', CLIPS);
   return {
     id: 'clips',
     name: 'Clips',
     idPattern: /^[a-z0-9]{4,16}$/,
+    linkPattern: /^https:\/\/clips\.example\/(?:v\/[a-z0-9]{4,16}|s\/\w{3,12})\/?$/,
+    exampleUrl: 'https://clips.example/v/abcd1234',
     parseLink(input) {
       let url: URL;
       try {
@@ -54,8 +59,7 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
         maxBytes: 1_000_000,
       });
       if (res.status === 404) throw (res.body.destroy(), notFound());
-      if (res.status !== 200)
-        throw (res.body.destroy(), new AppError(424, 'upstream.unavailable', 'Clips is not answering right now.'));
+      if (res.status !== 200) throw (res.body.destroy(), fail('upstream.unavailable', CLIPS));
       const clip = JSON.parse(await res.text()) as ClipJson;
       return {
         ref,
@@ -99,9 +103,7 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
       });
       if (res.status === 200 || res.status === 206) return res;
       res.body.destroy();
-      throw res.status === 404
-        ? notFound()
-        : new AppError(424, 'upstream.unavailable', 'Clips refused to send this file right now.');
+      throw res.status === 404 ? notFound() : fail('upstream.unavailable', { variant: 'refused', ...CLIPS });
     },
   };
 }

@@ -17,6 +17,7 @@ export interface FakeClip {
 export async function startFakeClips() {
   const clips = new Map<string, FakeClip>();
   const shorts = new Map<string, string>();
+  const down = new Set<string>(); // clips whose API answers 503
   const tokens = new Set<string>();
   const served: string[] = [];
   const server = http.createServer((req, res) => {
@@ -28,7 +29,9 @@ export async function startFakeClips() {
       return res.end();
     }
     if (host === 'api.clips.example') {
-      const clip = clips.get(/^\/v1\/clips\/(\w+)$/.exec(url.pathname)?.[1] ?? '');
+      const clipId = /^\/v1\/clips\/(\w+)$/.exec(url.pathname)?.[1] ?? '';
+      if (down.has(clipId)) return res.writeHead(503).end();
+      const clip = clips.get(clipId);
       if (!clip) return res.writeHead(404).end('{"error":"not found"}');
       const token = crypto.randomBytes(12).toString('hex');
       tokens.add(token);
@@ -75,6 +78,8 @@ export async function startFakeClips() {
       clips.set(clip.id, clip);
       return `https://clips.example/v/${clip.id}`;
     },
+    /** The API answers 503 for this clip id. */
+    breakClip: (id: string) => (down.add(id), `https://clips.example/v/${id}`),
     addShortLink: (code: string, id: string) => (shorts.set(code, id), `https://clips.example/s/${code}`),
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };

@@ -145,7 +145,7 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
         />
       </Field>
       <Field label="Tags" hint="Separate tags with commas">
-        <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="tips, growth, tiktok" />
+        <input value={form.tags} onChange={set('tags')} className={inputClass} placeholder="tips, growth, editing" />
       </Field>
       <div className="flex flex-col gap-2 sm:flex-row">
         <button

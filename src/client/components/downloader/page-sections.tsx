@@ -18,7 +18,7 @@ export function Hero() {
         Download TikTok Videos Instantly
       </h1>
       <p className="mx-auto mt-3 max-w-2xl text-base text-slate-600 sm:text-lg">
-        Paste a TikTok link to get the video without a watermark, in the best quality TikTok offers.
+        Paste a video link to get the video without a watermark, in the best quality its platform offers.
       </p>
     </div>
   );
@@ -51,7 +51,7 @@ export function FeatureTiles() {
     {
       icon: Shield,
       title: 'No Watermark',
-      text: 'Only the clean files TikTok itself plays are offered, never the watermarked export.',
+      text: 'Only the clean files the platform itself plays are offered, never the watermarked export.',
     },
     {
       icon: Sparkles,

@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { VideoInfo } from '@shared/contracts/video';
 import { apiRequest, serverMessage } from '../../lib/query-client';
 import { toast } from '../../hooks/use-toast';
+import { usePlatforms } from '../../hooks/use-platforms';
 import { keepLinkForNextPage, useIncomingLink } from '../../hooks/use-incoming-link';
 import { UrlForm } from './url-form';
 import { DownloadError, useVideoDownload } from './use-video-download';
@@ -22,6 +23,7 @@ export function PasteFirst() {
   const [askAccountFor, setAskAccountFor] = useState<string | null>(null); // the chosen quality
   const { progress, start } = useVideoDownload();
   const accountRef = useRef<HTMLDivElement>(null);
+  const { names } = usePlatforms();
 
   const fetchInfo = useMutation({
     mutationFn: async (link: string) =>
@@ -34,7 +36,7 @@ export function PasteFirst() {
       setInfo(null);
       toast({
         title: 'Video Not Available',
-        description: serverMessage(err) ?? 'This TikTok video cannot be processed. Please try a different video URL.',
+        description: serverMessage(err) ?? `This ${names} video cannot be processed. Please try a different video URL.`,
         variant: 'destructive',
       });
     },
@@ -54,7 +56,7 @@ export function PasteFirst() {
     if (!info || !askAccountFor) return;
     keepLinkForNextPage(info.url);
     try {
-      await start(info.url, askAccountFor);
+      await start(info.url, askAccountFor, info.platform);
       toast({ title: 'Download completed', description: 'Your video was saved.' });
     } catch (err) {
       const e = err instanceof DownloadError ? err : null;

@@ -1,4 +1,4 @@
-// A photo post's slides as a strip (issue 20): each shown from this product's own endpoint (TikTok's
+// A photo post's slides as a strip (issue 20): each shown from this product's own endpoint (a platform's
 // links are signed and expire) with its own Save link; the ZIP and the slideshow are download options.
 import { Download, Images } from 'lucide-react';
 import type { PhotoSlide } from '@shared/contracts/video';

@@ -2,10 +2,12 @@
 // (red cross + message); paste from the clipboard; the button waits for a valid URL.
 import { useState, type FormEvent } from 'react';
 import { CheckCircle2, ClipboardPaste, Loader2, Search, XCircle } from 'lucide-react';
-import { extractTikTokLink, isTikTokLink } from '@shared/tiktok-url';
+import { extractLink, platformOfLink } from '@shared/platform-links';
 import { toast } from '../../hooks/use-toast';
+import { usePlatforms } from '../../hooks/use-platforms';
 
-export const INVALID_URL_MESSAGE = 'Please enter a valid TikTok video URL';
+/** SPEC 5's interface message, naming the server's platforms. */
+export const invalidUrlMessage = (names: string) => `Please enter a valid ${names} video URL`;
 
 export function UrlForm({
   url,
@@ -19,7 +21,8 @@ export function UrlForm({
   pending: boolean;
 }) {
   const [submittedInvalid, setSubmittedInvalid] = useState(false);
-  const valid = isTikTokLink(url);
+  const { platforms, names, example } = usePlatforms();
+  const valid = platformOfLink(url, platforms) !== null;
   const state: 'empty' | 'valid' | 'invalid' = url.trim() === '' ? 'empty' : valid ? 'valid' : 'invalid';
   const showError = state === 'invalid' || (submittedInvalid && !valid);
 
@@ -33,9 +36,9 @@ export function UrlForm({
     onSubmit(url.trim());
   }
 
-  /** A pasted TikTok link (or shared text holding one) is fetched at once: paste is the action. */
+  /** A pasted link (or shared text holding one) is fetched at once: paste is the action. */
   function takePasted(text: string): boolean {
-    const link = extractTikTokLink(text);
+    const link = extractLink(text, platforms);
     if (!link) return false;
     onUrlChange(link);
     setSubmittedInvalid(false);
@@ -65,7 +68,7 @@ export function UrlForm({
       className="w-full rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6"
     >
       <label htmlFor="video-url" className="mb-2 block text-sm font-semibold text-slate-700">
-        TikTok video URL
+        {names} video URL
       </label>
       <div className="flex flex-col gap-3 sm:flex-row">
         <div className="relative flex-1">
@@ -74,7 +77,7 @@ export function UrlForm({
             type="url"
             inputMode="url"
             autoComplete="off"
-            placeholder="https://www.tiktok.com/@user/video/1234567890"
+            placeholder={example}
             value={url}
             onChange={(e) => onUrlChange(e.target.value)}
             onPaste={(e) => {
@@ -117,7 +120,7 @@ export function UrlForm({
       </div>
       {showError && (
         <p id="video-url-error" role="alert" className="mt-2 text-sm text-red-600">
-          {INVALID_URL_MESSAGE}
+          {invalidUrlMessage(names)}
         </p>
       )}
     </form>

@@ -22,8 +22,12 @@ export class DownloadError extends Error {
   }
 }
 
-export function downloadFileName(now = new Date(), contentType = 'video/mp4'): string {
-  return contentType === 'application/zip' ? `tiktok-photos-${now.getTime()}.zip` : `tiktok-video-${now.getTime()}.mp4`;
+/** SPEC 7's timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
+export function downloadFileName(platform: string, now = new Date(), contentType = 'video/mp4'): string {
+  const stem = platform.replace(/[^a-z0-9-]/g, '') || 'video';
+  return contentType === 'application/zip'
+    ? `${stem}-photos-${now.getTime()}.zip`
+    : `${stem}-video-${now.getTime()}.mp4`;
 }
 
 function saveBlob(blob: Blob, name: string) {
@@ -42,63 +46,66 @@ export function useVideoDownload() {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const busy = useRef(false);
 
-  const start = useCallback(async (url: string, quality: string): Promise<{ fileName: string; bytes: number }> => {
-    if (busy.current) throw new DownloadError('A download is already running.', null, 0);
-    busy.current = true;
-    setProgress({ preparing: true, received: 0, total: null, bytesPerSecond: 0 });
-    try {
-      const res = await fetch('/api/video/download', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ url, quality }),
-        credentials: 'include',
-      });
-      if (!res.ok || !res.body) {
-        const text = await res.text().catch(() => '');
-        let body: Record<string, unknown> | null = null;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          /* not JSON */
+  const start = useCallback(
+    async (url: string, quality: string, platform: string): Promise<{ fileName: string; bytes: number }> => {
+      if (busy.current) throw new DownloadError('A download is already running.', null, 0);
+      busy.current = true;
+      setProgress({ preparing: true, received: 0, total: null, bytesPerSecond: 0 });
+      try {
+        const res = await fetch('/api/video/download', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ url, quality }),
+          credentials: 'include',
+        });
+        if (!res.ok || !res.body) {
+          const text = await res.text().catch(() => '');
+          let body: Record<string, unknown> | null = null;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          throw new DownloadError(messageFor(body) ?? '', body, res.status);
         }
-        throw new DownloadError(messageFor(body) ?? '', body, res.status);
-      }
-      const contentType = res.headers.get('content-type')?.split(';')[0] ?? 'video/mp4';
-      const lengthHeader = res.headers.get('content-length');
-      const total = lengthHeader && Number(lengthHeader) > 0 ? Number(lengthHeader) : null;
-      setProgress({ received: 0, total, bytesPerSecond: 0 });
-      const reader = res.body.getReader();
-      const chunks: Uint8Array[] = [];
-      const started = performance.now();
-      let received = 0;
-      let lastPaint = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        received += value.length;
-        const now = performance.now();
-        if (now - lastPaint > 100) {
-          lastPaint = now;
-          const seconds = Math.max(0.001, (now - started) / 1000);
-          setProgress({ received, total, bytesPerSecond: received / seconds });
+        const contentType = res.headers.get('content-type')?.split(';')[0] ?? 'video/mp4';
+        const lengthHeader = res.headers.get('content-length');
+        const total = lengthHeader && Number(lengthHeader) > 0 ? Number(lengthHeader) : null;
+        setProgress({ received: 0, total, bytesPerSecond: 0 });
+        const reader = res.body.getReader();
+        const chunks: Uint8Array[] = [];
+        const started = performance.now();
+        let received = 0;
+        let lastPaint = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(value);
+          received += value.length;
+          const now = performance.now();
+          if (now - lastPaint > 100) {
+            lastPaint = now;
+            const seconds = Math.max(0.001, (now - started) / 1000);
+            setProgress({ received, total, bytesPerSecond: received / seconds });
+          }
         }
+        if (total !== null && received !== total)
+          throw new DownloadError('The download was interrupted. Please try again.', null, 0);
+        const seconds = Math.max(0.001, (performance.now() - started) / 1000);
+        setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
+        const fileName = downloadFileName(platform, new Date(), contentType);
+        saveBlob(new Blob(chunks as BlobPart[], { type: contentType }), fileName);
+        return { fileName, bytes: received };
+      } catch (err) {
+        if (err instanceof DownloadError) throw err;
+        throw new DownloadError('', null, 0);
+      } finally {
+        busy.current = false;
+        setProgress(null);
       }
-      if (total !== null && received !== total)
-        throw new DownloadError('The download was interrupted. Please try again.', null, 0);
-      const seconds = Math.max(0.001, (performance.now() - started) / 1000);
-      setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
-      const fileName = downloadFileName(new Date(), contentType);
-      saveBlob(new Blob(chunks as BlobPart[], { type: contentType }), fileName);
-      return { fileName, bytes: received };
-    } catch (err) {
-      if (err instanceof DownloadError) throw err;
-      throw new DownloadError('', null, 0);
-    } finally {
-      busy.current = false;
-      setProgress(null);
-    }
-  }, []);
+    },
+    [],
+  );
 
   return { progress, start };
 }

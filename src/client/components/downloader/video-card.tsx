@@ -8,6 +8,7 @@ import { formatDuration, formatFileSize, formatNumber } from '../../lib/format';
 import { toast } from '../../hooks/use-toast';
 import { Thumbnail } from '../ui/thumbnail';
 import { PhotoStrip } from './photo-strip';
+import { usePlatforms } from '../../hooks/use-platforms';
 
 /** What each option is, in words: the codec for videos, the format for a photo post's two files. */
 function optionNote(o: VideoInfo['downloadOptions'][number], info: VideoInfo): string {
@@ -70,6 +71,7 @@ export function VideoCard({
   upgradeToDownload?: boolean;
 }) {
   const [previewing, setPreviewing] = useState(false);
+  const platformName = usePlatforms().platforms.find((p) => p.id === info.platform)?.name ?? 'The platform';
 
   function play() {
     if (!info.videoUrl || info.downloadOptions.length === 0) {
@@ -159,7 +161,7 @@ export function VideoCard({
           {info.downloadOptions.length === 0 ? (
             <p className="mt-2 text-sm text-slate-600">
               {info.mediaType === 'photo'
-                ? 'TikTok shows no photos for this post.'
+                ? `${platformName} shows no photos for this post.`
                 : 'This post has no video file to download.'}
             </p>
           ) : (

@@ -3,14 +3,21 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Wand2 } from 'lucide-react';
 import { TRENDING_LOOKUP_MIN_URL } from '@shared/constants';
-import { TRENDING_LIMITS, TRENDING_PLATFORMS, TRENDING_STATUSES } from '@shared/contracts/trending-videos';
+import {
+  TRENDING_LIMITS,
+  TRENDING_PLATFORMS,
+  TRENDING_STATUSES,
+  type TrendingPlatform,
+} from '@shared/contracts/trending-videos';
 import { splitTags } from '@shared/slug';
 import { apiRequest, queryClient, serverMessage } from '../../lib/query-client';
 import { toast } from '../../hooks/use-toast';
+import { usePlatforms } from '../../hooks/use-platforms';
 import { Field, inputClass } from '../blog/form-field';
 
 /** The fields of SPEC 3 'Video info' (POST /api/video/info) this form prefills from. */
 interface VideoInfo {
+  platform: string;
   title: string;
   author: string;
   thumbnail: string | null;
@@ -33,6 +40,7 @@ const DEFAULTS = {
 
 export function CurateVideoForm({ onClose }: { onClose: () => void }) {
   const [form, setForm] = useState(DEFAULTS);
+  const { example } = usePlatforms();
   const set = (k: keyof typeof DEFAULTS) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
   const fetchFailed = () =>
@@ -54,7 +62,10 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
         // A CDN address longer than the column allows is left for the person to fill in.
         thumbnailUrl:
           info.thumbnail && info.thumbnail.length <= TRENDING_LIMITS.thumbnailUrl ? info.thumbnail : f.thumbnailUrl,
-        platform: 'tiktok',
+        // The list's platforms are SPEC's social networks; a looked-up video names its own when it is one.
+        platform: (TRENDING_PLATFORMS as readonly string[]).includes(info.platform)
+          ? (info.platform as TrendingPlatform)
+          : f.platform,
         viewCount: info.views ?? 0,
         likeCount: info.likes ?? 0,
       }));
@@ -130,7 +141,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
             onChange={set('videoUrl')}
             maxLength={TRENDING_LIMITS.videoUrl}
             className={inputClass}
-            placeholder="https://www.tiktok.com/@user/video/..."
+            placeholder={example}
           />
           <button
             type="button"

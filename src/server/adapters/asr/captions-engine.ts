@@ -1,4 +1,4 @@
-// Engine 1: the captions TikTok itself lists for the video (WebVTT). Cheapest and usually best.
+// Engine 1: the captions the platform itself lists for the video (WebVTT). Cheapest and usually best.
 import { parseWebVtt } from '../../../shared/captions.js';
 import { languageCode, type SubtitleTrack, type TranscriptionEngine } from './types.js';
 

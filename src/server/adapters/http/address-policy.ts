@@ -2,7 +2,7 @@
 import net from 'node:net';
 
 /**
- * A host allow-list entry: `www.tiktok.com` (exactly that host) or `*.tiktok.com` (any subdomain,
+ * A host allow-list entry: `www.video.example` (exactly that host) or `*.video.example` (any subdomain,
  * at any depth, and the bare domain itself).
  */
 export type HostPattern = string;

@@ -1,5 +1,5 @@
-// The cookie jar that carries a site's session cookies (e.g. TikTok's `tt_chain_token`,
-// Domain=.tiktok.com) from a page fetch to the media requests that need them. RFC 6265 rules,
+// The cookie jar that carries a site's session cookies (e.g. a CDN token cookie with
+// Domain=.video.example) from a page fetch to the media requests that need them. RFC 6265 rules,
 // public-suffix checks (no cookie for `.com` or `.co.uk`) and expiry come from tough-cookie;
 // this class only fixes the small synchronous interface the HTTP client and the platforms use.
 // Serialisable (toJSON / CookieJar.from) so a cache can keep it next to the data it unlocks.

@@ -2,8 +2,8 @@
  * The one guarded HTTP client. Every outbound request to a URL that a user (or an outside page)
  * supplied goes through here. Build it once (ctx.adapters.http) and pass it to adapters.
  *
- *   const res = await ctx.adapters.http.request('https://www.tiktok.com/@a/video/1', {
- *     allow: ['www.tiktok.com', '*.tiktokcdn.com'],  // per-platform allow-list (exact or *.domain)
+ *   const res = await ctx.adapters.http.request('https://www.video.example/v/1', {
+ *     allow: ['www.video.example', '*.videocdn.example'],  // per-platform allow-list (exact or *.domain)
  *     jar,                     // optional CookieJar: sends matching cookies, stores Set-Cookie of every hop
  *     headers: { 'user-agent': '...' },
  *     signal,                  // abort = the upstream socket is destroyed

@@ -1,5 +1,5 @@
-// TikTok's 1080p/720p gears are HEVC video-only DASH files with the sound apart
-// (research/tiktok.md §6): one ffmpeg stream copy puts them together, without re-encoding.
+// A platform's sharpest gears can be HEVC video-only DASH files with the sound apart
+// (decision 0014): one ffmpeg stream copy puts them together, without re-encoding.
 // `hvc1` is the sample entry Apple devices and browsers need to play HEVC in MP4; +faststart puts
 // the index first so players start at once.
 import { checkOutputFile, runProcess } from './media-runner.js';

@@ -1,8 +1,9 @@
-// TikTok as a Platform (issue 19): its one link rule (shared/tiktok-url.ts, also used by the
-// client's URL form), the web extractor (tiktok.adapter.ts) and its errors.
+// TikTok as a Platform (issue 19): its one link rule (link.ts; the client's fields get its
+// pattern through GET /api/platforms), the web extractor (tiktok.adapter.ts) and its errors.
 import type { HttpClient } from '../../adapters/http/index.js';
-import { canonicalVideoUrl, MAX_VIDEO_ID_DIGITS, parseTikTokLink } from '../../../shared/tiktok-url.js';
+import { canonicalVideoUrl, EXAMPLE_LINK, LINK_PATTERN, MAX_VIDEO_ID_DIGITS, parseTikTokLink } from './link.js';
 import type { Platform } from '../platform.js';
+import { observationFromItemStruct } from './observation-mapper.js';
 import { createTikTokAdapter } from './tiktok.adapter.js';
 
 export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
@@ -16,9 +17,12 @@ export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
       if (!link) return null;
       return link.kind === 'video' ? { kind: 'video', id: link.id, url: link.url } : { kind: 'short', url: link.url };
     },
+    linkPattern: LINK_PATTERN,
+    exampleUrl: EXAMPLE_LINK,
     canonicalUrl: (id) => canonicalVideoUrl(id),
     resolveShortLink: adapter.resolveLink,
     fetchVideo: adapter.fetchVideo,
     openMedia: adapter.openMedia,
+    observe: (video) => observationFromItemStruct(video.raw),
   };
 }

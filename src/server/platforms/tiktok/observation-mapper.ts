@@ -1,21 +1,7 @@
 // Maps TikTok's raw web `itemStruct` (research/tiktok.md §5) to one first-party observation for
 // the trends feature; beside item-mapper.ts so every reading of the itemStruct lives in one folder.
 // Counts come as numbers in `stats`/`authorStats` and as strings in the *V2 twins; either works.
-export interface Observation {
-  videoId: string;
-  description: string | null;
-  author: string | null;
-  authorNickname: string | null;
-  authorVerified: boolean | null;
-  authorFollowers: number | null;
-  hashtags: string[];
-  musicId: string | null;
-  musicTitle: string | null;
-  musicAuthor: string | null;
-  musicDuration: number | null;
-  plays: number | null;
-  likes: number | null;
-}
+import type { VideoObservation as Observation } from '../video-model.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});

@@ -3,7 +3,7 @@
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
 import { AppError, fail } from '../../errors.js';
 import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
-import { canonicalVideoUrl, parseTikTokLink } from '../../../shared/tiktok-url.js';
+import { canonicalVideoUrl, parseTikTokLink } from './link.js';
 import { TIKTOK } from './errors.js';
 import { mapItemStruct, usableMediaUrl } from './item-mapper.js';
 import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
@@ -185,7 +185,7 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
     }
     if (lastStatus === 429) throw fail('upstream.rate_limited', TIKTOK);
     if (lastStatus === 404 || lastStatus === 410) throw fail('video.not_found', TIKTOK);
-    throw fail('upstream.unavailable', { variant: 'refused' });
+    throw fail('upstream.unavailable', { variant: 'refused', ...TIKTOK });
   }
 
   return { resolveLink, fetchVideo, openMedia };

@@ -1,5 +1,6 @@
-// TikTok link cleaning (DECISIONS 8) as a pipeline of small pure steps, shared by the server
-// (which refuses a bad link before any request leaves) and the client (the URL field's states).
+// TikTok link cleaning (DECISIONS 8) as a pipeline of small pure steps: the server refuses a bad
+// link before any request leaves. The client's fields get the same rule as LINK_PATTERN through
+// GET /api/platforms (a unit test holds the two together).
 //   trim -> parse -> refuse credentials/ports -> strip tracking query -> normalise host -> match
 
 export type TikTokLink =
@@ -64,6 +65,14 @@ export function parseTikTokLink(input: unknown): TikTokLink | null {
 }
 
 export const isTikTokLink = (input: unknown): boolean => parseTikTokLink(input) !== null;
+
+/** The pipeline's accepted shapes, over a link reduced by shared/platform-links.ts `linkShape`. */
+export const LINK_PATTERN = new RegExp(
+  '^https?://(?:(?:www\\.|m\\.)?tiktok\\.com/(?:t/[A-Za-z0-9_-]{1,21}|@[\\w.-]{0,64}/(?:video|photo)/\\d{1,' +
+    MAX_VIDEO_ID_DIGITS +
+    '})|v[mt]\\.tiktok\\.com/[A-Za-z0-9_-]{1,21})/?$',
+);
+export const EXAMPLE_LINK = 'https://www.tiktok.com/@user/video/1234567890';
 
 /** Canonical page URL for a video id (photo posts are fetched through /video/ too). */
 export const canonicalVideoUrl = (id: string, user = '_'): string =>

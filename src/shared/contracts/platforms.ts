@@ -1,0 +1,15 @@
+// GET /api/platforms: the video platforms this server has and the shape of their links, so the
+// client's link fields and texts follow the server's registry (platforms/registry.ts) instead of
+// carrying a platform's rule of their own (issue 30).
+import { z } from 'zod';
+
+export const platformInfo = z.object({
+  id: z.string(), // the registry id, sent back as ?platform= on by-id links
+  name: z.string(), // for texts: 'Please enter a valid <name> video URL'
+  example: z.string(), // a link of its shape, for placeholders
+  /** A RegExp source matched against a link reduced by `linkShape` (shared/platform-links.ts). */
+  linkPattern: z.string(),
+});
+export type PlatformInfo = z.infer<typeof platformInfo>;
+
+export const platformsResponse = z.array(platformInfo);
