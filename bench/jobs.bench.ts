@@ -5,7 +5,7 @@
 // Run: `node scripts/build.mjs && npx tsx bench/jobs.bench.ts` (JOBS=200, ITEMS=40, AUDIO=24,
 // WORKER_MEDIA_CONCURRENCY=1). BASELINE=<dir>: a built checkout of other code (e.g. main, with this
 // tree's node_modules linked in) measured in the same run, its figures first, then this tree's
-// and the ratios (issue 30: no worse than before).
+// and the ratios (issue 30: no worse than before); BENCH_ORDER=this-first measures this tree first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -208,10 +208,19 @@ if (BASELINE) {
   const base = (await import(path.join(BASELINE, 'src/server/adapters/jobs/job-queue.ts'))) as {
     createJobQueue: CreateJobQueue;
   };
-  console.log(`# baseline: ${BASELINE}`);
-  const before = await measure(BASELINE, base.createJobQueue);
-  console.log(`# this tree: ${HERE}`);
-  const after = await measure(HERE, createThisJobQueue);
+  const runBaseline = async () => {
+    console.log(`# baseline: ${BASELINE}`);
+    return measure(BASELINE, base.createJobQueue);
+  };
+  const runThis = async () => {
+    console.log(`# this tree: ${HERE}`);
+    return measure(HERE, createThisJobQueue);
+  };
+  // Alternate which goes first between runs: on a shared machine the load drifts within a run.
+  const thisFirst = process.env.BENCH_ORDER === 'this-first';
+  const first = await (thisFirst ? runThis() : runBaseline());
+  const second = await (thisFirst ? runBaseline() : runThis());
+  const [before, after] = thisFirst ? [second, first] : [first, second];
   const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   console.log('this tree / baseline (p99: below 1 is better; throughput: above 1 is better):');
   console.log(

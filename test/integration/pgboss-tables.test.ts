@@ -51,8 +51,8 @@ describe.each(DB_KINDS)('pg-boss tables read directly (%s)', (kind) => {
     expect(await queue.openJob(q.name, 'k1')).toBe(first);
     expect(await queue.openJob(q.name, 'nothing')).toBeUndefined();
     expect(await queue.openCounts(q.name, 'nobody')).toEqual({ open: 2, owners: 0 });
-    expect((await queue.status(q.name, first))?.position).toBe(1);
-    expect((await queue.status(q.name, second))?.position).toBe(2);
+    expect((await queue.status(q.name, first, { position: true }))?.position).toBe(1);
+    expect((await queue.status(q.name, second, { position: true }))?.position).toBe(2);
 
     await queue.join(q.name, first, { asker: 'u2' });
     await queue.join(q.name, first, { asker: 'u2', keep: true });

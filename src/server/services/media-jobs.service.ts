@@ -287,7 +287,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
           await deps.queue.keep(MEDIA_QUEUE, ref.id); // told to come back: the work goes on
           throw busy();
         }
-        return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id)) as PendingJob;
+        return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id, { position: true })) as PendingJob;
       } finally {
         // The last request on this node left: stop the work, unless someone comes back for it.
         const left = count(req.key, -1);
@@ -302,7 +302,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
      * for it: to anyone else it is unknown (404), as an id that does not exist.
      */
     async status(id: string, asker?: string): Promise<MediaJobView> {
-      const s = await deps.queue.status(MEDIA_QUEUE, id);
+      const s = await deps.queue.status(MEDIA_QUEUE, id, { position: true });
       const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
       if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
       return view(id, s);

@@ -156,11 +156,12 @@ export function createJobQueue(opts: {
     },
     openJob: tables.openJob,
     openCounts: tables.openCounts,
-    /** A job's state, data, output and (while it waits) its place in line, in pg-boss's fetch order. */
-    async status(name: string, id: string): Promise<JobStatus | null> {
+    /** A job's state, data, output and (asked for, while it waits) its place in line, in pg-boss's fetch order. */
+    async status(name: string, id: string, opts: { position?: boolean } = {}): Promise<JobStatus | null> {
       const job = await boss.getJobById<Record<string, unknown>>(name, id);
       if (!job) return null;
-      const position = job.state === 'created' || job.state === 'retry' ? await tables.position(name, id) : null;
+      const waits = job.state === 'created' || job.state === 'retry';
+      const position = opts.position && waits ? await tables.position(name, id) : null;
       return {
         state: job.state,
         data: job.data ?? {},
