@@ -26,8 +26,10 @@ export function linkShape(input: unknown): string | null {
 
 const compiled = new Map<string, RegExp>();
 const patternOf = (p: PlatformInfo) => {
-  let re = compiled.get(p.linkPattern);
-  if (!re) compiled.set(p.linkPattern, (re = new RegExp(p.linkPattern)));
+  const known = compiled.get(p.linkPattern);
+  if (known) return known;
+  const re = new RegExp(p.linkPattern);
+  compiled.set(p.linkPattern, re);
   return re;
 };
 

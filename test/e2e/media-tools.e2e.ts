@@ -197,9 +197,7 @@ describe('auto captions', () => {
     await page.getByLabel('Video URL').fill('https://www.facebook.com/watch/?v=123');
     await page.getByRole('button', { name: 'Generate Captions' }).click();
     await toast(page, 'Transcription failed').waitFor();
-    await toast(page, 'Transcription failed')
-      .getByText('Facebook videos are not supported yet. Please paste a TikTok video link.')
-      .waitFor();
+    await toast(page, 'Transcription failed').getByText('Please provide a valid TikTok URL').waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();

@@ -43,6 +43,5 @@ export function useIncomingLink(onLink: (link: string) => void): void {
     done.current = true;
     const link = takeIncomingLink(platforms);
     if (link) onLink(link);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready]);
+  }, [ready, platforms, onLink]); // runs its body once: `done` guards it
 }

@@ -79,7 +79,10 @@ export async function startFakeClips() {
       return `https://clips.example/v/${clip.id}`;
     },
     /** The API answers 503 for this clip id. */
-    breakClip: (id: string) => (down.add(id), `https://clips.example/v/${id}`),
+    breakClip(id: string) {
+      down.add(id);
+      return `https://clips.example/v/${id}`;
+    },
     addShortLink: (code: string, id: string) => (shorts.set(code, id), `https://clips.example/s/${code}`),
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
