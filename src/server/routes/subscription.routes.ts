@@ -29,10 +29,9 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
     if (!ctx.adapters.billing.testCheckout) return;
     const fromHere = !publicUrlIsLoopback || isLoopbackAddress(request.socket.remoteAddress);
     if (!site.isOwnHost(request.headers.host) || !fromHere) {
-      throw fail('billing.test_checkout_elsewhere', {
-        url: publicUrl,
-        ...(publicUrlIsLoopback ? { variant: 'loopback' as const } : {}),
-      });
+      throw publicUrlIsLoopback
+        ? fail('billing.test_checkout_elsewhere', { variant: 'loopback', url: publicUrl })
+        : fail('billing.test_checkout_elsewhere', { url: publicUrl });
     }
   };
 

@@ -76,6 +76,7 @@ export class MeteredBody extends Readable {
       this.push(null);
     };
     const hold = setTimeout(deliver, this.holdMs);
+    hold.unref();
     this.hooks.commit(this.received).then(deliver, (err: Error) => {
       clearTimeout(hold);
       // Already delivered: the hook logs it; the stream is done.
