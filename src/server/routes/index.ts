@@ -18,6 +18,8 @@ import { hashtagsRoutes } from './hashtags.routes.js';
 import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
 import { batchRoutes } from './batch.routes.js';
+import { imagesRoutes } from './images.routes.js';
+import { sitePagesRoutes } from './site-pages.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -42,6 +44,8 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   contentRoutes,
   adminStatusRoutes,
   batchRoutes,
+  imagesRoutes,
+  sitePagesRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {

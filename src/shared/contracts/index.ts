@@ -13,3 +13,4 @@ export * from './content.js';
 export * from './batch.js';
 export * from './media-jobs.js';
 export * from './caption-studio.js';
+export * from './site-pages.js';
