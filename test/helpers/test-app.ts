@@ -34,6 +34,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     overrides?: ContextOverrides;
     configure?: (ctx: AppContext) => void;
+    /** A built client to serve (default: none, so pages answer 503). */
+    clientDir?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
@@ -47,7 +49,7 @@ export async function createTestApp(
   const database = opts.database ?? (await openTestDatabase(opts.db ?? 'pglite'));
   const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
   opts.configure?.(ctx);
-  const app = await buildApp(ctx, { clientDir: path.join(dataDir, 'no-client') });
+  const app = await buildApp(ctx, { clientDir: opts.clientDir ?? path.join(dataDir, 'no-client') });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
