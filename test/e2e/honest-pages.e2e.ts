@@ -235,7 +235,7 @@ for (const width of [1280, 375]) {
       const card = page.getByTestId('video-card');
       const label = card.getByText('No thumbnail');
       await label.waitFor();
-      const play = card.getByTestId('play-icon');
+      const play = card.getByRole('button', { name: /Play preview/ }).locator('span.rounded-full');
       const labelBox = await label.boundingBox();
       const iconBox = await card.getByTestId('thumbnail-placeholder').locator('svg').boundingBox();
       const playBox = await play.boundingBox();

@@ -64,7 +64,7 @@ export function FeatureTiles() {
       {tiles.map(({ icon: Icon, title, text }) => (
         <div key={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <Icon className="h-8 w-8 text-violet-600" aria-hidden />
-          <h3 className="mt-3 font-bold text-slate-900">{title}</h3>
+          <h2 className="mt-3 font-bold text-slate-900">{title}</h2>
           <p className="mt-1 text-sm text-slate-600">{text}</p>
         </div>
       ))}
