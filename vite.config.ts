@@ -7,10 +7,14 @@ export default defineConfig({
   root: path.resolve(import.meta.dirname, 'src/client'),
   plugins: [react(), tailwindcss()],
   resolve: {
-    alias: {
-      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
-      '@client': path.resolve(import.meta.dirname, 'src/client'),
-    },
+    alias: [
+      { find: '@shared', replacement: path.resolve(import.meta.dirname, 'src/shared') },
+      { find: '@client', replacement: path.resolve(import.meta.dirname, 'src/client') },
+      // Preact renders the React code (decision 0905): the same components for a tenth of the bytes.
+      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+      { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
+      { find: /^react(-dom)?$/, replacement: 'preact/compat' },
+    ],
   },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),

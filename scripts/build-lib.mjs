@@ -4,7 +4,14 @@ import path from 'node:path';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 export const stampFile = path.join(root, 'dist', '.build-stamp');
-const SOURCES = ['src', 'migrations', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs'];
+const SOURCES = [
+  'src',
+  'migrations',
+  'vite.config.ts',
+  'package-lock.json',
+  'scripts/build.mjs',
+  'scripts/precompress.mjs',
+];
 
 function newestMtime(p) {
   let stat;

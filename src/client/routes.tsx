@@ -20,8 +20,12 @@ export const signedInRoutes: AppRoute[] = [
   { path: '/batch', component: lazy(() => import('./pages/batch-page')) },
 ];
 
+// The footer's pages: one screen, the text by path.
+const sitePage = lazy(() => import('./pages/site-page'));
+
 /** Screens anyone may open, signed in or out (e.g. published blog posts). */
 export const publicRoutes: AppRoute[] = [
   { path: '/sign-in', component: lazy(() => import('./pages/sign-in-page')) },
   { path: '/blog/:slug', component: lazy(() => import('./pages/blog-post-page')) },
+  ...['/faq', '/contact', '/privacy', '/terms'].map((path) => ({ path, component: sitePage })),
 ];

@@ -48,7 +48,9 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        // Images from elsewhere come through the product (services/image-relay.ts): a page view
+        // tells no third party who looked.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
@@ -79,7 +81,10 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
       root: clientDir,
       wildcard: false,
       index: ['index.html'],
+      // scripts/precompress.mjs wrote .br and .gz copies at build time: sent as they are.
+      preCompressed: true,
       setHeaders(res, file) {
+        res.header('vary', 'accept-encoding');
         // Hashed assets are immutable; index.html must always be revalidated.
         res.header(
           'cache-control',

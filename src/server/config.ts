@@ -132,6 +132,13 @@ export const envSchema = z.object({
   TRANSCRIBE_API_KEY: optionalString,
   TRANSCRIBE_MODEL: z.string().default('whisper-1'),
   POCKETSPHINX_MODEL_DIR: z.string().default('/usr/share/pocketsphinx/model/en-us'),
+  // The footer pages: the operator's faq.md, contact.md, privacy.md, terms.md (Markdown) replace
+  // the defaults (services/site-pages.defaults.ts); CONTACT_EMAIL is named on the defaults.
+  SITE_PAGES_DIR: optionalString.refine(
+    (v) => v === undefined || (fs.existsSync(v) && fs.statSync(v).isDirectory()),
+    'must be an existing folder',
+  ),
+  CONTACT_EMAIL: optionalString.pipe(z.email('must be an email address').optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;

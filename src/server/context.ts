@@ -42,6 +42,8 @@ import { createBlogPostsRepository } from './db/repositories/blog-posts.reposito
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
 import { createBlogService } from './services/blog.service.js';
 import { createTrendingVideosService } from './services/trending-videos.service.js';
+import { createImageRelay } from './services/image-relay.js';
+import { createSitePages } from './services/site-pages.service.js';
 import { createTrendsRepository } from './db/repositories/trends.repository.js';
 import { trendsHttpFrom } from './adapters/trends/guarded-http.js';
 import { createTikTokOneAdapter } from './adapters/trends/tiktok-one.adapter.js';
@@ -178,6 +180,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     itemTimeoutSeconds: config.BATCH_ITEM_TIMEOUT_SECONDS,
     logger,
   });
+  const imageRelay = createImageRelay({ secret: config.sessionSecret, http: adapters.http });
   const services = {
     auth,
     oidcLogin: adapters.oidc
@@ -206,8 +209,19 @@ export function createContext(config: Config, database: Database, logger: Logger
       logger,
       limiter: limits.billingCallsPerUser,
     }),
-    blog: createBlogService({ posts: repos.blogPosts }),
-    trendingVideos: createTrendingVideosService({ videos: repos.trendingVideos, adminEmails: config.ADMIN_EMAILS }),
+    blog: createBlogService({ posts: repos.blogPosts, images: imageRelay }),
+    trendingVideos: createTrendingVideosService({
+      videos: repos.trendingVideos,
+      adminEmails: config.ADMIN_EMAILS,
+      images: imageRelay,
+    }),
+    imageRelay,
+    sitePages: createSitePages({
+      dir: config.SITE_PAGES_DIR,
+      contactEmail: config.CONTACT_EMAIL,
+      mediaResultHours: config.MEDIA_RESULT_TTL_HOURS,
+      imageSrc: imageRelay.link,
+    }),
     trendsAnalysis,
     trendsCollectors,
     trendsObservations,

@@ -23,7 +23,7 @@ export const APP_PATHS: AppPath[] = [
 ];
 
 /** Screens anyone may open (wouter patterns: `:name` is one path segment). */
-export const PUBLIC_PATHS = ['/sign-in', '/blog/:slug'] as const;
+export const PUBLIC_PATHS = ['/sign-in', '/blog/:slug', '/faq', '/contact', '/privacy', '/terms'] as const;
 
 function matches(pattern: string, pathname: string): boolean {
   const p = pattern.split('/');

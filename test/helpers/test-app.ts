@@ -46,6 +46,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     overrides?: ContextOverrides;
     configure?: (ctx: AppContext) => void;
+    /** A built client to serve (default: none, so pages answer 503). */
+    clientDir?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
@@ -63,7 +65,7 @@ export async function createTestApp(
   const database = opts.database ?? (await openTestDatabase(opts.db ?? 'pglite'));
   const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
   opts.configure?.(ctx);
-  const app = await buildApp(ctx, { clientDir: path.join(dataDir, 'no-client') });
+  const app = await buildApp(ctx, { clientDir: opts.clientDir ?? path.join(dataDir, 'no-client') });
   await app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   const testApp: TestApp = {

@@ -1,12 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuthUser } from '@shared/contracts/auth';
-import { getQueryFn } from '../lib/query-client';
+import type { AuthSession, AuthUser } from '@shared/contracts/auth';
 
-/** The current user: null when signed out. A failure counts as signed out, silently. */
+/**
+ * The current user: null when signed out. Asked of /api/auth/session, which answers 200 either way,
+ * so a visitor's console shows no failed request (decision 0904). The key stays SPEC's
+ * ['/api/auth/user'], which every sign-in and subscription change invalidates. A failure counts as
+ * signed out, silently.
+ */
 export function useAuth() {
   const { data, isLoading } = useQuery<AuthUser | null>({
     queryKey: ['/api/auth/user'],
-    queryFn: getQueryFn({ on401: 'returnNull' }),
+    queryFn: async () => {
+      const res = await fetch('/api/auth/session', { credentials: 'include' });
+      if (!res.ok) return null;
+      return ((await res.json()) as AuthSession).user;
+    },
     retry: false,
     staleTime: 0,
     refetchOnMount: true,

@@ -35,7 +35,11 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
       className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row"
     >
       {post.featuredImage && (
-        <PostImage src={post.featuredImage} alt="" className="h-32 w-full shrink-0 rounded-lg sm:h-24 sm:w-36" />
+        <PostImage
+          src={post.featuredImageSrc ?? ''}
+          alt=""
+          className="h-32 w-full shrink-0 rounded-lg sm:h-24 sm:w-36"
+        />
       )}
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">

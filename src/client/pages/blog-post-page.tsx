@@ -45,7 +45,12 @@ export default function BlogPostPage() {
     <main className="mx-auto max-w-3xl px-4 py-8">
       <article>
         {p.featuredImage && (
-          <PostImage src={p.featuredImage} alt="" hideOnError className="mb-6 aspect-[2/1] w-full rounded-xl" />
+          <PostImage
+            src={p.featuredImageSrc ?? ''}
+            alt=""
+            hideOnError
+            className="mb-6 aspect-[2/1] w-full rounded-xl"
+          />
         )}
         <h1 className="break-words text-3xl font-bold text-slate-900 sm:text-4xl">{p.title}</h1>
         <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-500">

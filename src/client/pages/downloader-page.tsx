@@ -13,7 +13,6 @@ import { VideoCard } from '../components/downloader/video-card';
 import {
   FeatureChips,
   FeatureTiles,
-  Footer,
   Hero,
   ProgressCard,
   RecentDownloads,
@@ -22,6 +21,7 @@ import {
 import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
 import { useIncomingLink } from '../hooks/use-incoming-link';
 import { usePlatforms } from '../hooks/use-platforms';
+import { SiteFooter } from '../components/site-footer';
 
 const RECENT_KEY = ['/api/downloads/recent'] as const;
 
@@ -144,7 +144,7 @@ export default function DownloaderPage() {
         )}
         <FeatureTiles />
         <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
-        <Footer />
+        <SiteFooter className="mt-12" />
       </main>
       <UpgradeModal open={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
     </div>

@@ -1,7 +1,8 @@
 import { AlertCircle } from 'lucide-react';
 import { Link } from 'wouter';
 
-// SPEC 2's 404 texts, plus a way back home (the server answers these paths with HTTP 404).
+// SPEC 2's 404 title; instead of the prototype's note to its developer, what to do next (DECISIONS 11).
+// The server answers these paths with HTTP 404.
 export function NotFoundPage() {
   return (
     <main className="flex min-h-[60vh] w-full items-center justify-center px-4">
@@ -10,13 +11,20 @@ export function NotFoundPage() {
           <AlertCircle className="h-8 w-8 text-slate-400" aria-hidden />
           <h1 className="text-2xl font-bold text-slate-900">404 Page Not Found</h1>
         </div>
-        <p className="mt-4 text-sm text-slate-600">Did you forget to add the page to the router?</p>
-        <Link
-          href="/"
-          className="mt-5 inline-flex rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700"
-        >
-          Go to the home page
-        </Link>
+        <p className="mt-4 text-sm text-slate-600">
+          There is no page at this address. The link may be mistyped or out of date.
+        </p>
+        <div className="mt-5 flex flex-wrap items-center gap-4">
+          <Link
+            href="/"
+            className="inline-flex rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700"
+          >
+            Go to the home page
+          </Link>
+          <Link href="/#paste-title" className="text-sm font-medium text-violet-700 underline hover:text-violet-900">
+            Download a TikTok video
+          </Link>
+        </div>
       </div>
     </main>
   );

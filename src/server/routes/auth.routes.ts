@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
-import { authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
+import { authSession, authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
 import { fail } from '../errors.js';
 import { acceptFormButtons } from '../plugins/form-posts.js';
 import { toAuthUser } from '../services/entitlements.service.js';
@@ -16,6 +16,14 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
     const user = await ctx.guards.currentUser(request);
     if (!user) throw fail('auth.required', { variant: 'me' });
     return toAuthUser(user, ctx.config.ADMIN_EMAILS);
+  });
+
+  // The client's "who am I": signed out is an answer (200, user null), not an error, so a visitor's
+  // console shows no failed request (decision 0904). /api/auth/user keeps SPEC's 401.
+  app.get('/api/auth/session', { schema: { response: { 200: authSession } } }, async (request, reply) => {
+    const user = await ctx.guards.currentUser(request);
+    reply.header('cache-control', 'no-store');
+    return { user: user ? toAuthUser(user, ctx.config.ADMIN_EMAILS) : null };
   });
 
   app.get('/api/auth/providers', async () => ({ local: !oidc, oidc: !!oidc }));

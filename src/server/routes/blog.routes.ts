@@ -66,10 +66,11 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   app.get('/blog/*', { schema: { params: z.object({ '*': z.string() }) } }, async (request, reply) => {
     const slug = request.params['*'];
     const preview = slug && slug.length <= 255 && !slug.includes('/') ? await blog.preview(slug) : null;
-    let html: string | null = null;
-    if (preview) html = await fs.readFile(indexHtml, 'utf8').catch(() => null);
-    // Drafts, unknown slugs and an unbuilt client get the ordinary SPA answer.
-    if (!preview || html === null) return reply.callNotFound();
+    // A draft or an unknown slug: the client's page (it says "Post not found") with an honest 404.
+    if (!preview) return reply.status(404).type('text/html').sendFile('index.html');
+    const html = await fs.readFile(indexHtml, 'utf8').catch(() => null);
+    // An unbuilt client gets the ordinary answer.
+    if (html === null) return reply.callNotFound();
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')

@@ -19,6 +19,8 @@ import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
 import { batchRoutes } from './batch.routes.js';
 import { platformsRoutes } from './platforms.routes.js';
+import { imagesRoutes } from './images.routes.js';
+import { sitePagesRoutes } from './site-pages.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -44,6 +46,8 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   adminStatusRoutes,
   batchRoutes,
   platformsRoutes,
+  imagesRoutes,
+  sitePagesRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {

@@ -6,6 +6,7 @@ import type { BlogPostRow, BlogPostsRepository } from '../db/repositories/blog-p
 import type { BlogPost, PublicBlogPost, createBlogPostRequest } from '../../shared/contracts/blog.js';
 import { slugify } from '../../shared/slug.js';
 import { plainText, renderMarkdown } from './markdown.js';
+import type { ImageRelay } from './image-relay.js';
 import type { z } from 'zod';
 
 export type CreateBlogPostInput = z.output<typeof createBlogPostRequest>;
@@ -18,7 +19,8 @@ export interface PostPreview {
   publishedAt: string;
 }
 
-export function toBlogPost(row: BlogPostRow): BlogPost {
+/** `images` gives the featured image's display link (through this site); without it, as stored. */
+export function toBlogPost(row: BlogPostRow, images?: ImageRelay): BlogPost {
   return {
     id: row.id,
     title: row.title,
@@ -27,6 +29,7 @@ export function toBlogPost(row: BlogPostRow): BlogPost {
     slug: row.slug,
     status: row.status,
     featuredImage: row.featuredImage,
+    featuredImageSrc: images ? images.link(row.featuredImage) : row.featuredImage,
     tags: row.tags,
     authorId: row.authorId,
     createdAt: row.createdAt.toISOString(),
@@ -54,17 +57,18 @@ const fieldsOf = (input: CreateBlogPostInput) => ({
   tags: input.tags,
 });
 
-export function createBlogService(deps: { posts: BlogPostsRepository }) {
+export function createBlogService(deps: { posts: BlogPostsRepository; images?: ImageRelay }) {
+  const toPost = (row: BlogPostRow) => toBlogPost(row, deps.images);
   return {
     async listMine(authorId: string): Promise<BlogPost[]> {
-      return (await deps.posts.listByAuthor(authorId)).map(toBlogPost);
+      return (await deps.posts.listByAuthor(authorId)).map(toPost);
     },
 
     async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
       const row = await deps.posts.insert({ ...fieldsOf(input), slug, authorId });
       if (!row) throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
-      return toBlogPost(row);
+      return toPost(row);
     },
 
     /** Drafts and published posts alike; someone else's post answers like a missing one. */
@@ -73,7 +77,7 @@ export function createBlogService(deps: { posts: BlogPostsRepository }) {
       const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), slug });
       if (row === 'missing') throw fail('blog.not_found');
       if (row === 'slug_taken') throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
-      return toBlogPost(row);
+      return toPost(row);
     },
 
     async remove(authorId: string, id: number): Promise<void> {
@@ -89,8 +93,9 @@ export function createBlogService(deps: { posts: BlogPostsRepository }) {
         slug: row.slug,
         excerpt: row.excerpt,
         featuredImage: row.featuredImage,
+        featuredImageSrc: deps.images ? deps.images.link(row.featuredImage) : row.featuredImage,
         tags: row.tags,
-        html: renderMarkdown(row.content),
+        html: renderMarkdown(row.content, deps.images?.link),
         createdAt: row.createdAt.toISOString(),
         updatedAt: row.updatedAt.toISOString(),
       };

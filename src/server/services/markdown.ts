@@ -64,9 +64,21 @@ SANITIZE.allowedAttributes = {
   a: ['href', 'title', 'rel', 'target'],
 };
 
-export function renderMarkdown(markdown: string): string {
+/** `imageSrc` rewrites each image's address (decision 0906: pictures come through this site). */
+export function renderMarkdown(markdown: string, imageSrc?: (src: string) => string | null): string {
   const html = marked.parse(markdown) as string;
-  return sanitizeHtml(html, SANITIZE);
+  if (!imageSrc) return sanitizeHtml(html, SANITIZE);
+  return sanitizeHtml(html, {
+    ...SANITIZE,
+    transformTags: {
+      ...SANITIZE.transformTags,
+      img: (tagName, attribs) => {
+        const { src, ...rest } = attribs;
+        const relayed = src ? imageSrc(src) : null;
+        return { tagName, attribs: relayed ? { ...rest, src: relayed } : rest };
+      },
+    },
+  });
 }
 
 /** Plain text of a post (for link-preview descriptions), whitespace collapsed, cut at max. */

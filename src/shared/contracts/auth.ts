@@ -37,4 +37,8 @@ export const authUser = z.object({
 });
 export type AuthUser = z.infer<typeof authUser>;
 
+/** `GET /api/auth/session`: the signed-in user, or null when signed out (always 200). */
+export const authSession = z.object({ user: authUser.nullable() });
+export type AuthSession = z.infer<typeof authSession>;
+
 export const healthResponse = z.object({ status: z.literal('ok') });

@@ -76,6 +76,8 @@ export const blogPost = z.object({
   slug: z.string(),
   status: z.string(),
   featuredImage: z.string().nullable(),
+  /** Where a page loads the featured image from: this site (a relay link for another host's picture). */
+  featuredImageSrc: z.string().nullable(),
   tags: z.array(z.string()),
   authorId: z.string(),
   createdAt: z.string(),
@@ -90,6 +92,8 @@ export const publicBlogPost = z.object({
   slug: z.string(),
   excerpt: z.string().nullable(),
   featuredImage: z.string().nullable(),
+  /** Where a page loads the featured image from: this site (a relay link for another host's picture). */
+  featuredImageSrc: z.string().nullable(),
   tags: z.array(z.string()),
   html: z.string(),
   createdAt: z.string(),

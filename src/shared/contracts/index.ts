@@ -14,3 +14,4 @@ export * from './batch.js';
 export * from './media-jobs.js';
 export * from './caption-studio.js';
 export * from './platforms.js';
+export * from './site-pages.js';

@@ -64,6 +64,8 @@ export const trendingVideo = z.object({
   videoUrl: z.string(),
   platform: z.string(),
   thumbnailUrl: z.string().nullable(),
+  /** Where a page loads the thumbnail from: this site (a relay link for another host's picture). */
+  thumbnailSrc: z.string().nullable(),
   author: z.string().nullable(),
   tags: z.array(z.string()),
   viewCount: z.number(),

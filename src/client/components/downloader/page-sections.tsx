@@ -1,5 +1,5 @@
 // The downloader's static and small parts: hero, feature chips and tiles, progress card, recent
-// downloads, footer and the upgrade modal of SPEC 9.
+// downloads and the upgrade modal of SPEC 9 (the footer is components/site-footer.tsx).
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Check, Crown, Download, Shield, Sparkles, Trash2, X, Zap } from 'lucide-react';
@@ -64,7 +64,7 @@ export function FeatureTiles() {
       {tiles.map(({ icon: Icon, title, text }) => (
         <div key={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <Icon className="h-8 w-8 text-violet-600" aria-hidden />
-          <h3 className="mt-3 font-bold text-slate-900">{title}</h3>
+          <h2 className="mt-3 font-bold text-slate-900">{title}</h2>
           <p className="mt-1 text-sm text-slate-600">{text}</p>
         </div>
       ))}
@@ -194,21 +194,6 @@ export function RecentDownloads({
         </ul>
       )}
     </section>
-  );
-}
-
-export function Footer() {
-  return (
-    <footer className="mt-12 border-t border-slate-200 py-6 text-center text-sm text-slate-600">
-      <nav aria-label="Footer" className="flex flex-wrap justify-center gap-x-6 gap-y-2">
-        {['FAQ', 'Contact Us', 'Privacy Policy', 'Terms'].map((l) => (
-          <a key={l} href="#" className="hover:text-slate-900 hover:underline">
-            {l}
-          </a>
-        ))}
-      </nav>
-      <p className="mt-3">© 2024 Social Media Toolkit. All rights reserved.</p>
-    </footer>
   );
 }
 

@@ -119,9 +119,9 @@ export function VideoCard({
               aria-label={`Play preview, ${formatDuration(info.duration)}`}
               className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200"
             >
-              <Thumbnail src={info.thumbnail} />
+              <Thumbnail src={info.thumbnail} align="top" />
               <span className="absolute inset-0 flex items-center justify-center bg-black/20 group-hover:bg-black/30">
-                <span className="rounded-full bg-white/90 p-3 shadow">
+                <span data-testid="play-icon" className="rounded-full bg-white/90 p-3 shadow">
                   <Play className="h-6 w-6 fill-violet-600 text-violet-600" aria-hidden />
                 </span>
               </span>
@@ -165,7 +165,7 @@ export function VideoCard({
                 : 'This post has no video file to download.'}
             </p>
           ) : (
-            <ul className="mt-2 space-y-2">
+            <ul data-next-action className="mt-2 space-y-2">
               {info.downloadOptions.map((o) => (
                 <li
                   key={o.quality}

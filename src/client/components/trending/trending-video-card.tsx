@@ -23,7 +23,7 @@ function VideoThumbnail({ video }: { video: TrendingVideo }) {
       aria-label={`Open ${video.title} in a new tab`}
       className="block aspect-video w-full overflow-hidden rounded-t-xl bg-slate-100"
     >
-      <Thumbnail src={video.thumbnailUrl} className="transition-transform hover:scale-105" />
+      <Thumbnail src={video.thumbnailSrc} className="transition-transform hover:scale-105" />
     </a>
   );
 }

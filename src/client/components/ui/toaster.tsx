@@ -2,9 +2,11 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { TOAST_DURATION, TOAST_SWIPE_THRESHOLD } from '@shared/constants';
 import { dismiss, useToast } from '../../hooks/use-toast';
+import { useClearEdge } from './toast-placement';
 
 export default function Toaster() {
   const { toasts } = useToast();
+  const { viewportRef, style } = useClearEdge(toasts);
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD}>
       {toasts.map((t) => (
@@ -34,8 +36,13 @@ export default function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      {/* F8 is Radix's default hotkey to focus the region. */}
-      <ToastPrimitive.Viewport className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+      {/* F8 is Radix's default hotkey to focus the region. The edge it sits on is chosen so that it
+          covers no `data-next-action` element (toast-placement.ts). */}
+      <ToastPrimitive.Viewport
+        ref={viewportRef}
+        style={style}
+        className="pointer-events-none fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]"
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -1,5 +1,5 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { TOOLTIP_DELAY, TOOLTIP_SKIP_DELAY } from '@shared/constants';
 
 export function TooltipProvider({ children }: { children: ReactNode }) {
@@ -11,8 +11,11 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
 }
 
 export function Tooltip({ content, children }: { content: ReactNode; children: ReactNode }) {
+  // Held here rather than inside Radix: under Preact (decision 0905) Radix's own state closes the
+  // tooltip right after it opens.
+  const [open, setOpen] = useState(false);
   return (
-    <TooltipPrimitive.Root>
+    <TooltipPrimitive.Root open={open} onOpenChange={setOpen}>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
       <TooltipPrimitive.Portal>
         <TooltipPrimitive.Content

@@ -1,0 +1,19 @@
+// Pictures from other sites, relayed (services/image-relay.ts): only links this server signed.
+import { z } from 'zod';
+import type { ZApp } from '../types.js';
+import type { AppContext } from '../context.js';
+
+const relayQuery = z.object({ u: z.string().min(1).max(2000), s: z.string().min(1).max(64) });
+
+export function imagesRoutes(app: ZApp, ctx: AppContext) {
+  app.get('/api/images', { schema: { querystring: relayQuery } }, async (request, reply) => {
+    const image = await ctx.services.imageRelay.open(request.query.u, request.query.s);
+    return reply
+      .headers({
+        'content-type': image.contentType,
+        'cache-control': 'public, max-age=86400',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(image.body);
+  });
+}

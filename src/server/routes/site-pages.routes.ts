@@ -1,0 +1,13 @@
+// The footer's pages (FAQ, Contact Us, Privacy Policy, Terms): public, the operator's texts or the defaults.
+import type { ZApp } from '../types.js';
+import type { AppContext } from '../context.js';
+import { isSitePage, sitePage, sitePageParams } from '../../shared/contracts/index.js';
+import { fail } from '../errors.js';
+
+export function sitePagesRoutes(app: ZApp, ctx: AppContext) {
+  app.get('/api/pages/:name', { schema: { params: sitePageParams, response: { 200: sitePage } } }, async (request) => {
+    const { name } = request.params;
+    if (!isSitePage(name)) throw fail('not_found');
+    return ctx.services.sitePages.get(name);
+  });
+}
