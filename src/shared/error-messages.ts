@@ -168,6 +168,7 @@ export const ERROR_CATALOGUE = {
     message: '{platform} is not answering right now. Please try again in a few minutes.',
     variants: {
       refused: 'TikTok refused to send this file right now. Please fetch the video again and retry.',
+      files: 'TikTok would not send any file of this video right now (tried {tried}). Please fetch it again and retry.',
       slide: 'TikTok would not send slide {n} of this post right now. Please fetch it again and retry.',
       redirects: 'The site redirected too many times.',
       broken_redirect: 'The site answered with a broken redirect.',

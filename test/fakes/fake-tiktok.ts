@@ -64,6 +64,8 @@ export interface AddVideoOptions {
   cutAfterBytes?: number;
   /** The page first answers TikTok's proof-of-work "Please wait..." challenge (research §2). */
   challenge?: boolean;
+  /** Every H.264 file (playAddr and the h264 gears) answers 404. */
+  h264Missing?: boolean;
   /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
   bytesPerSecond?: number;
   stats?: { playCount?: number; diggCount?: number };
@@ -72,7 +74,18 @@ export interface AddVideoOptions {
    * Real HEVC video-only gears and AAC sound tracks (cookie-guarded like every CDN file), keyed
    * by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
    */
-  hevc?: { gears: Record<string, string | null>; sounds: Array<string | null>; cutGearsAfterBytes?: number };
+  hevc?: {
+    gears: Record<string, string | null>;
+    sounds: Array<string | null>;
+    cutGearsAfterBytes?: number;
+    /**
+     * 'mp4': the HEVC gears are whole MP4 files with their own sound, as on older posts
+     * (`Format: "mp4"`, `VideoExtra.audio_bit_rate`), and the page has no `bitrateAudioInfo`.
+     */
+    form?: 'dash' | 'mp4';
+    /** Extra whole-MP4 gears beside the DASH ones: `{ '1080p': file }` (same size, lower bitrate). */
+    wholeAlternates?: Record<string, string | null>;
+  };
 }
 
 /**
@@ -195,6 +208,43 @@ export async function startFakeTikTok() {
 
   /** Serves real HEVC gears and sound tracks (sizes from the files); null entries are 404s. */
   function registerHevc(item: any, hevc: NonNullable<AddVideoOptions['hevc']>, bytesPerSecond?: number) {
+    if (hevc.form === 'mp4') {
+      // An older post (research §6.1): whole HEVC MP4 gears, each with its own sound, no DASH tracks.
+      for (const gear of item.video.bitrateInfo) {
+        if (!String(gear.CodecType).includes('h265')) continue;
+        gear.Format = 'mp4';
+        const extra = JSON.parse(gear.VideoExtra);
+        gear.VideoExtra = JSON.stringify({ ...extra, format: 'mp4', sub_info: '{}', audio_bit_rate: 64545 });
+      }
+      delete item.video.bitrateAudioInfo;
+    }
+    if (hevc.wholeAlternates) {
+      const extra = item.video.bitrateInfo.filter((g: { CodecType: unknown }) => String(g.CodecType).includes('h265'));
+      for (const g of extra) {
+        const quality = `${Math.min(Number(g.PlayAddr.Width), Number(g.PlayAddr.Height))}p`;
+        if (!(quality in hevc.wholeAlternates)) continue;
+        const copy = structuredClone(g);
+        copy.GearName = `${g.GearName}_whole`;
+        copy.Format = 'mp4';
+        copy.Bitrate = Math.round(Number(g.Bitrate) / 2);
+        copy.MVMAF = '';
+        copy.VideoExtra = JSON.stringify({ format: 'mp4', audio_bit_rate: 64545 });
+        copy.PlayAddr.UrlList = g.PlayAddr.UrlList.map((u: string) =>
+          u.replace(`/${g.GearName}/`, `/${copy.GearName}/`),
+        );
+        item.video.bitrateInfo.push(copy);
+        const file = hevc.wholeAlternates[quality];
+        for (const u of copy.PlayAddr.UrlList.filter((x: string) => !x.includes('/aweme/v1/play')))
+          if (file)
+            served.set(new URL(u).pathname, {
+              media: { file },
+              contentType: 'video/mp4',
+              cookieRule: true,
+              bytesPerSecond,
+            });
+        if (file) copy.PlayAddr.DataSize = String(fs.statSync(file).size);
+      }
+    }
     const put = (urls: string[], file: string | null, contentType: string, cutAfterBytes?: number) => {
       for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
         const p = new URL(u).pathname;
@@ -203,7 +253,7 @@ export async function startFakeTikTok() {
       }
     };
     for (const gear of item.video.bitrateInfo) {
-      if (!String(gear.CodecType).includes('h265')) continue;
+      if (!String(gear.CodecType).includes('h265') || gear.GearName.endsWith('_whole')) continue;
       const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
       if (!(quality in hevc.gears)) continue;
       const file = hevc.gears[quality];
@@ -282,6 +332,15 @@ export async function startFakeTikTok() {
       o.bytesPerSecond,
     );
     if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
+    if (o.h264Missing)
+      for (const u of [
+        item.video.playAddr,
+        ...item.video.PlayAddrStruct.UrlList,
+        ...item.video.bitrateInfo
+          .filter((g: { CodecType: unknown }) => g.CodecType === 'h264')
+          .flatMap((g: { PlayAddr: { UrlList: string[] } }) => g.PlayAddr.UrlList),
+      ])
+        served.delete(new URL(u).pathname);
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;

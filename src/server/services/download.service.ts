@@ -26,6 +26,10 @@ function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   throw fail('video.quality_unavailable', { variant: 'photo_post', slides: video.video.images.length });
 }
 import { MeteredBody } from './metered-body.js';
+import { peekSound } from '../adapters/media/mp4-head.js';
+
+/** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
+const SHARPER = /^\d+p$/;
 
 export interface DownloadStream {
   headers: Record<string, string>;
@@ -95,10 +99,12 @@ export function createDownloadService(deps: {
   }
 
   /**
-   * HEVC 1080p/720p with its sound: remuxed (or taken from the store), else the next sharper HEVC
-   * option, else the best H.264 file. Never a silent file, never the watermarked one.
+   * A file sharper than the best H.264 one (1080p, 720p): a whole MP4 relayed as it is, or a split
+   * one remuxed with its sound (or taken from the store); when it is gone or silent, the next file of
+   * that size, then the next size, then the H.264 files. Never a silent file, never the watermarked
+   * one; when every file fails, one 424 naming what was tried, and the slot goes back.
    */
-  async function remuxed(
+  async function sharpest(
     owner: JobOwner,
     reservation: Reservation,
     video: FetchedVideo,
@@ -106,17 +112,51 @@ export function createDownloadService(deps: {
     signal?: AbortSignal,
   ): Promise<DownloadStream> {
     const options = video.video.options;
-    const chain = options.filter(
-      (o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0),
-    );
+    const area = (o: MediaOption) => (o.width ?? 0) * (o.height ?? 0);
+    // Each file as (quality, alternate): a page fetched again (expired links) gives its fresh URLs.
+    const chain = [
+      ...options
+        .filter((o) => SHARPER.test(o.quality) && area(o) <= area(option))
+        .flatMap((o) =>
+          [o, ...(o.alternates ?? [])].map((file, alternate) => ({ file, alternate, quality: o.quality })),
+        ),
+      ...options
+        .filter((o) => !SHARPER.test(o.quality) && o.codec === 'h264')
+        .map((file) => ({ file, alternate: 0, quality: file.quality })),
+    ];
     const name = (q: string) => downloadFileName(video.video.author, video.video.id, q);
     try {
-      for (const candidate of chain) {
+      for (const { file: candidate, alternate, quality } of chain) {
         try {
-          const file = await deps.remux.open(video, candidate, signal, owner);
+          if (candidate.form === 'split') {
+            const file = await deps.remux.open(video, candidate, signal, owner, alternate);
+            return metered(
+              reservation,
+              { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+              name(candidate.quality),
+              candidate.quality,
+            );
+          }
+          const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality, alternate }, signal, {
+            bulk: true,
+          });
+          // A whole file that should carry sound but has no sound track is skipped like a missing one.
+          const head = await peekSound(media.stream, media.release).catch((err) => {
+            media.stream.destroy();
+            throw err;
+          });
+          if (head.sound === false) {
+            head.stream.destroy();
+            throw fail('media.unreadable');
+          }
           return metered(
             reservation,
-            { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+            {
+              stream: head.stream,
+              length: media.contentLength,
+              contentType: media.contentType,
+              release: media.release,
+            },
             name(candidate.quality),
             candidate.quality,
           );
@@ -124,21 +164,12 @@ export function createDownloadService(deps: {
           if (signal?.aborted || !isGone(err)) throw err;
           deps.logger.warn(
             { videoId: video.video.id, quality: candidate.quality, code: (err as { code?: string }).code },
-            'HEVC gear unavailable, falling back',
+            'file unavailable or silent, falling back',
           );
         }
       }
-      const h264 = options.find((o) => o.codec === 'h264');
-      if (!h264) throw fail('upstream.unavailable', { variant: 'refused' });
-      const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, {
-        bulk: true,
-      });
-      return metered(
-        reservation,
-        { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release },
-        name(h264.quality),
-        h264.quality,
-      );
+      const tried = [...new Set(chain.map((o) => o.quality))].join(', ');
+      throw fail('upstream.unavailable', { variant: 'files', tried });
     } catch (err) {
       await reservation.release(0);
       throw err;
@@ -190,8 +221,8 @@ export function createDownloadService(deps: {
         return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);
       }
       const option = deps.video.pickOption(video, input.quality);
-      if (option.codec === 'hevc')
-        return remuxed(
+      if (SHARPER.test(option.quality))
+        return sharpest(
           mediaJobOwner(user),
           await deps.quota.reserve(user, meta(option.quality)),
           video,

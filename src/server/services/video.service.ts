@@ -26,7 +26,7 @@ import { AppError, fail } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
 import { DEFAULT_QUALITY } from '../../shared/constants.js';
 import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
-import { slideshowFrame } from '../platforms/video-model.js';
+import { optionFile, slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
@@ -46,7 +46,8 @@ export interface OpenedVideoMedia {
   release(chunk: Buffer): void;
 }
 
-export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music' };
+/** `alternate`: the option's n-th other file of that size (1 = its first alternate). */
+export type MediaRequest = { kind: 'video'; quality?: string; alternate?: number } | { kind: 'music' };
 /** `mediaUrls`: a file of the parsed item (a subtitle, a gear, a sound track), tried in order with the page's cookies. */
 type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 
@@ -203,6 +204,7 @@ export function createVideoService(deps: {
       urls = [video.video.musicUrl];
     } else {
       option = pickOption(video, req.quality);
+      if (req.alternate) option = optionFile(video.video.options, option.quality, req.alternate) ?? option;
       urls = option.urls;
     }
     const res = await platformOf(video).openMedia(urls, video, o);
