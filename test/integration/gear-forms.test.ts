@@ -115,4 +115,19 @@ describe.each(DB_KINDS)('every gear form (%s)', (db) => {
     const user = await count(c.userId);
     expect([user.downloadCount, user.downloadsReserved]).toEqual([0, 0]);
   });
+
+  it('serves the download link each option advertises (GET), counted like any download, never for another site', async () => {
+    const v = tt.addVideo();
+    const info = await (await t.client().post('/api/video/info', { url: v.url })).json();
+    const hd = info.downloadOptions.find((o: { quality: string }) => o.quality === 'hd');
+    expect(hd.url).toMatch(/^\/api\/video\/download\?url=.+&quality=hd$/);
+    const c = await t.signUp();
+    expect((await c.get(hd.url, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    const res = await c.get(hd.url, { 'sec-fetch-site': 'same-origin' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="tiktok-.+\.mp4"$/);
+    expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(v.mediaFile as string))).toBe(true);
+    await expect.poll(async () => (await count(c.userId)).downloadCount).toBe(1);
+    expect((await t.client().get(hd.url)).status).toBe(401);
+  });
 });

@@ -12,6 +12,12 @@ import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
 
+/** Refuses a request another site's page made (a typed or bookmarked link says `none`; curl sends nothing). */
+async function sameSiteOnly(request: FastifyRequest) {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw fail('auth.bad_origin');
+}
+
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
   const { lookupsPerIp, lookupsPerUser, mediaPerCaller } = ctx.limits;
@@ -41,6 +47,18 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     async (request, reply) => {
       const signal = abortOnDisconnect(reply);
       return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
+    },
+  );
+
+  // The link each download option advertises (`downloadOptions[].url`): the same download, for a
+  // browser link or `curl -b cookies`. A GET is not covered by the Origin check, so another site's
+  // page may not spend a download: a browser says where the request came from (Sec-Fetch-Site).
+  app.get(
+    '/api/video/download',
+    { preHandler: [sameSiteOnly, ctx.guards.user], schema: { querystring: videoDownloadRequest } },
+    async (request, reply) => {
+      const signal = abortOnDisconnect(reply);
+      return sendRelayed(reply, await downloads.start(request.user!, request.query, signal));
     },
   );
 
