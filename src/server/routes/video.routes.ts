@@ -57,8 +57,9 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     '/api/video/download',
     { preHandler: [sameSiteOnly, ctx.guards.user], schema: { querystring: videoDownloadRequest } },
     async (request, reply) => {
-      const signal = abortOnDisconnect(reply);
-      return sendRelayed(reply, await downloads.start(request.user!, request.query, signal));
+      const user = request.user;
+      if (!user) throw fail('auth.required'); // the guard ran; this only narrows the type
+      return sendRelayed(reply, await downloads.start(user, request.query, abortOnDisconnect(reply)));
     },
   );
 
