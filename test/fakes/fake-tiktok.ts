@@ -64,6 +64,8 @@ export interface AddVideoOptions {
   cutAfterBytes?: number;
   /** The page first answers TikTok's proof-of-work "Please wait..." challenge (research §2). */
   challenge?: boolean;
+  /** The first page fetch gives links whose signature expired (the CDN answers 403); later fetches fresh ones. */
+  staleFirstPage?: boolean;
   /** Every H.264 file (playAddr and the h264 gears) answers 404. */
   h264Missing?: boolean;
   /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
@@ -163,6 +165,7 @@ export async function startFakeTikTok() {
     }
   }
   const served = new Map<string, Served>(); // CDN path -> media
+  const expiring = new Set<string>(); // ids whose links the CDN checks for expiry
   const shortLinks = new Map<string, string>();
   const tokens = new Set<string>();
   const transfers: Transfer[] = [];
@@ -344,9 +347,18 @@ export async function startFakeTikTok() {
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
-    pages.set(id, (req) =>
-      o.challenge && !challengePassed(req) ? challengePage() : { status: 200, html: pageHtml(scope) },
-    );
+    let fetches = 0;
+    if (o.staleFirstPage) expiring.add(id);
+    pages.set(id, (req) => {
+      if (o.challenge && !challengePassed(req)) return challengePage();
+      const html = pageHtml(scope);
+      // Signed links that expired an hour ago: the same files, an older query.
+      const past = Math.floor(Date.now() / 1000) - 3600;
+      return {
+        status: 200,
+        html: o.staleFirstPage && fetches++ === 0 ? html.replaceAll(`expire=${expire}`, `expire=${past}`) : html,
+      };
+    });
     return {
       id,
       url: `https://www.tiktok.com/@${user}/video/${id}`,
@@ -436,6 +448,11 @@ export async function startFakeTikTok() {
   }
 
   async function serveMedia(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, s: Served) {
+    const expire = Number(/[?&]expire=(\d+)/.exec(req.url ?? '')?.[1]);
+    if ([...expiring].some((id) => pathname.includes(`/${id}/`)) && expire < Date.now() / 1000) {
+      res.writeHead(403, { 'content-type': 'text/html' });
+      return res.end('<h1>Access Denied</h1>');
+    }
     if (s.cookieRule) {
       const cookie = /(?:^|;\s*)tt_chain_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const referer = req.headers.referer ?? '';

@@ -130,4 +130,25 @@ describe.each(DB_KINDS)('every gear form (%s)', (db) => {
     await expect.poll(async () => (await count(c.userId)).downloadCount).toBe(1);
     expect((await t.client().get(hd.url)).status).toBe(401);
   });
+
+  it('fetches the page again once when the signed links expired, for a remuxed gear and for the H.264 file', async () => {
+    const c = await t.signUp({ pro: true });
+    const dash = tt.addVideo({
+      staleFirstPage: true,
+      hevc: { gears: { '1080p': hevcVideoOnly(1080, 1920, 3), '720p': null }, sounds: [aacSound(3)] },
+    });
+    expect((await c.post('/api/video/info', { url: dash.url })).status).toBe(200); // the stale page, cached
+    const r1 = await c.post('/api/video/download', { url: dash.url, quality: '1080p' });
+    expect(r1.headers.get('x-video-quality')).toBe('1080p');
+    expect(
+      streams(await save(r1, 'renewed.mp4'))
+        .map((x) => x.codec_name)
+        .sort(),
+    ).toEqual(['aac', 'hevc']);
+    const h264 = tt.addVideo({ staleFirstPage: true });
+    expect((await c.post('/api/video/info', { url: h264.url })).status).toBe(200);
+    const r2 = await c.post('/api/video/download', { url: h264.url, quality: 'hd' });
+    expect(r2.status).toBe(200);
+    expect(Buffer.from(await r2.arrayBuffer()).equals(fs.readFileSync(h264.mediaFile as string))).toBe(true);
+  });
 });

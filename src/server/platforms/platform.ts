@@ -46,6 +46,8 @@ export interface Platform {
   fetchVideo(ref: VideoRef, signal?: AbortSignal): Promise<FetchedVideo>;
   /** Opens one of the video's files (URLs tried in order) with its session; the caller owns the body. */
   openMedia(urls: string[], video: FetchedVideo, opts?: MediaOpenOptions): Promise<HttpResponse>;
+  /** The same files' links in a video fetched again (signed links expire); [] when it has none of them. */
+  renewUrls?(stale: string[], fresh: FetchedVideo): string[];
 }
 
 /** The key prefix of a video in media keys: TikTok keeps its bare id (keys made before the seam stay valid). */

@@ -235,7 +235,13 @@ export function createVideoService(deps: {
       // Cached cookies or signed URLs may have gone stale: one fresh page fetch, then give up.
       if (signal?.aborted || !(err instanceof AppError) || err.code !== 'upstream.unavailable') throw err;
       const fresh = await load(ref, { fresh: true });
-      return openOnce(fresh, req, { ...o, signal });
+      const stale = req.mediaUrls ?? (req.mediaUrl ? [req.mediaUrl] : null);
+      if (!stale) return openOnce(fresh, req, { ...o, signal });
+      // A file named by its links: the same file's fresh links when the platform can tell, else the
+      // same links with the fresh session (its cookies may be what was stale).
+      const renewed = platformOf(fresh).renewUrls?.(stale, fresh) ?? [];
+      const mediaUrls = renewed.length ? renewed : stale;
+      return openOnce(fresh, { ...req, mediaUrl: undefined, mediaUrls }, { ...o, signal });
     }
   }
 

@@ -110,10 +110,13 @@ export function readGears(video: Json): Gear[] {
   return gears;
 }
 
-/** A URL list (`UrlList`, `urlList`, `url_list`), or one URL, or `[{src}]` (yt-dlp), usable ones only, no repeats. */
+/** A URL list (`UrlList`, `urlList`, `url_list`), one URL, or `[{src}]` (yt-dlp): usable ones, no repeats. */
 export function mirrorUrls(list: unknown): string[] {
   const raw = Array.isArray(list) ? list : list === undefined || list === null ? [] : [list];
-  const urls = raw.map((u) => (u && typeof u === 'object' ? (u as Json).src : u)).filter(usableMediaUrl);
+  const urls = raw
+    .map((u) => (u && typeof u === 'object' ? (u as Json).src : u))
+    .map((u) => (typeof u === 'string' && u.startsWith('//') ? `https:${u}` : u)) // protocol-relative (yt-dlp)
+    .filter(usableMediaUrl);
   return [...new Set(urls)];
 }
 

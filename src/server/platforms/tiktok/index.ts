@@ -4,6 +4,7 @@ import type { HttpClient } from '../../adapters/http/index.js';
 import { canonicalVideoUrl, MAX_VIDEO_ID_DIGITS, parseTikTokLink } from '../../../shared/tiktok-url.js';
 import type { Platform } from '../platform.js';
 import { createTikTokAdapter } from './tiktok.adapter.js';
+import { renewTikTokUrls } from './renew-urls.js';
 
 export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
   const adapter = createTikTokAdapter(deps);
@@ -20,5 +21,6 @@ export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
     resolveShortLink: adapter.resolveLink,
     fetchVideo: adapter.fetchVideo,
     openMedia: adapter.openMedia,
+    renewUrls: (stale, fresh) => renewTikTokUrls(stale, fresh.raw),
   };
 }
