@@ -203,6 +203,7 @@ export async function startFakeTikTok() {
     at(item.music?.playUrl, { media: music, contentType: 'audio/mpeg', cookieRule: false });
     for (const k of ['cover', 'originCover', 'dynamicCover'])
       at(v[k], { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
+    at(item.author?.avatarLarger, { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
     for (const s of v.subtitleInfos ?? []) {
       const vtt = subs.get(s.LanguageCodeName) ?? 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nHello from the fake\n';
       at(s.Url, { media: { bytes: Buffer.from(vtt) }, contentType: 'text/vtt', cookieRule: false });
@@ -317,6 +318,7 @@ export async function startFakeTikTok() {
       item.video[k] =
         `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
     item.music.playUrl = `https://v16m.tiktokcdn-us.com/fake/${id}/music/?a=1233&mime_type=audio_mpeg`;
+    item.author.avatarLarger = `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/avatar~tplv-1080.jpeg?x-expires=${expire}`;
     item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({
       UrlExpire: String(expire),
       Size: String(s.vtt.length),

@@ -151,4 +151,41 @@ describe.each(DB_KINDS)('every gear form (%s)', (db) => {
     expect(r2.status).toBe(200);
     expect(Buffer.from(await r2.arrayBuffer()).equals(fs.readFileSync(h264.mediaFile as string))).toBe(true);
   });
+
+  it('offers the original sound as TikTok stores it, copied byte for byte, and the covers and avatar as downloads', async () => {
+    const sound = aacSound(3);
+    const v = tt.addVideo({ hevc: { gears: { '1080p': null, '720p': null }, sounds: [sound] } });
+    const info = await (await t.client().post('/api/video/info', { url: v.url })).json();
+    const option = info.downloadOptions.find((o: { quality: string }) => o.quality === 'sound');
+    expect(option).toMatchObject({ format: 'm4a', bitrate: 97242, resolution: 'Audio' });
+    const c = await t.signUp();
+    const res = await c.post('/api/video/download', { url: v.url, quality: 'sound' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mp4');
+    expect(res.headers.get('content-disposition')).toMatch(/-sound\.m4a"$/);
+    expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(sound))).toBe(true);
+    await expect.poll(async () => (await count(c.userId)).downloadCount).toBe(1);
+
+    expect(info.pictures.map((p: { kind: string }) => p.kind)).toEqual(['cover', 'animated-cover', 'avatar']);
+    for (const p of info.pictures as Array<{ kind: string; url: string }>) {
+      const pic = await t.client().get(`${p.url}?download=1`);
+      expect(pic.status, p.kind).toBe(200);
+      expect(pic.headers.get('content-disposition')).toBe(
+        `attachment; filename="tiktok-fakecreator-${v.id}-${p.kind}.jpg"`,
+      );
+      expect((await pic.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    expect((await t.client().get(`/api/video/picture/${v.id}/banner`)).status).toBe(400);
+
+    const photos = tt.addPhotoPost();
+    const photoInfo = await (await t.client().post('/api/video/info', { url: photos.url })).json();
+    expect(photoInfo.downloadOptions.map((o: { quality: string }) => o.quality)).toEqual([
+      'images',
+      'slideshow',
+      'sound',
+    ]);
+    const mp3 = await c.post('/api/video/download', { url: photos.url, quality: 'sound' });
+    expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await mp3.arrayBuffer()).equals(fs.readFileSync(photos.sound as string))).toBe(true);
+  });
 });

@@ -85,7 +85,7 @@ export function createDownloadService(deps: {
     });
     const headers: Record<string, string> = {
       'content-type':
-        file.contentType.startsWith('video/') || file.contentType === 'application/zip'
+        /^(video|audio)\//.test(file.contentType) || file.contentType === 'application/zip'
           ? file.contentType
           : 'video/mp4',
       'content-disposition': `attachment; filename="${name}"`,
@@ -176,6 +176,39 @@ export function createDownloadService(deps: {
     }
   }
 
+  /**
+   * The post's sound as the platform stores it (issue 28): relayed byte for byte, never re-encoded;
+   * the next source when one is gone. One download, like any other.
+   */
+  async function originalSound(reservation: Reservation, video: FetchedVideo, signal?: AbortSignal) {
+    const sources = video.video.originalSound?.sources ?? [];
+    try {
+      for (const [i, source] of sources.entries()) {
+        try {
+          const media = await deps.video.openMedia(video.ref.url, { kind: 'sound', source: i }, signal, { bulk: true });
+          const file = {
+            stream: media.stream,
+            length: media.contentLength,
+            contentType: source.ext === 'mp3' ? 'audio/mpeg' : 'audio/mp4',
+            release: media.release,
+          };
+          return metered(
+            reservation,
+            file,
+            `${fileStem(video.video.author, video.video.id)}-sound.${source.ext}`,
+            'sound',
+          );
+        } catch (err) {
+          if (signal?.aborted || !isGone(err)) throw err;
+        }
+      }
+      throw fail('video.sound_unavailable', { variant: 'post' });
+    } catch (err) {
+      await reservation.release(0);
+      throw err;
+    }
+  }
+
   /** A photo post's ZIP or slideshow, from the store or made now; the slot goes back on any failure. */
   async function photoPost(
     user: User,
@@ -216,6 +249,10 @@ export function createDownloadService(deps: {
         quality: quality.slice(0, 20),
       });
       // One download is one slot whatever the option: reserved before any work.
+      if (input.quality.toLowerCase() === 'sound') {
+        if (!video.video.originalSound) throw fail('video.quality_unavailable', { quality: 'sound' });
+        return originalSound(await deps.quota.reserve(user, meta('sound')), video, signal);
+      }
       if (video.video.isPhotoPost) {
         const quality = photoQuality(video, input.quality);
         return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);

@@ -23,7 +23,11 @@ export class DownloadError extends Error {
 }
 
 export function downloadFileName(now = new Date(), contentType = 'video/mp4'): string {
-  return contentType === 'application/zip' ? `tiktok-photos-${now.getTime()}.zip` : `tiktok-video-${now.getTime()}.mp4`;
+  if (contentType === 'application/zip') return `tiktok-photos-${now.getTime()}.zip`;
+  // The original sound, as TikTok stores it (AAC in MP4, or MP3).
+  if (contentType === 'audio/mpeg') return `tiktok-sound-${now.getTime()}.mp3`;
+  if (contentType.startsWith('audio/')) return `tiktok-sound-${now.getTime()}.m4a`;
+  return `tiktok-video-${now.getTime()}.mp4`;
 }
 
 function saveBlob(blob: Blob, name: string) {
