@@ -15,12 +15,14 @@ import { AUDIO_UPSELL } from '../components/upsell-samples';
 export default function AudioExtractorPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<AudioResult | null>(null);
+  const [resultLink, setResultLink] = useState('');
   const [progress, setProgress] = useState<JobProgress>(null);
 
   const extract = useMutation({
     mutationFn: (link: string) => requestMediaResult<AudioResult>('/api/audio/extract', { url: link }, setProgress),
-    onSuccess: (data) => {
+    onSuccess: (data, link) => {
       setResult(data);
+      setResultLink(link);
       toast({ title: 'Audio extracted!', description: 'Your MP3 is ready to download.' });
     },
     onError: (err) => {
@@ -120,7 +122,7 @@ export default function AudioExtractorPage() {
           </a>
           {/* The sound as TikTok stores it, copied (issue 28), through the downloader's own link. */}
           <a
-            href={`/api/video/download?url=${encodeURIComponent(url.trim())}&quality=sound`}
+            href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
             download
             className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50"
           >

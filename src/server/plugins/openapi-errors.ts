@@ -70,6 +70,7 @@ const GUARD_ERRORS: Record<string, ErrorCode[]> = {
   user: ['auth.required'],
   pro: ['auth.required', 'billing.pro_required'],
   admin: ['auth.required', 'auth.admin_required'],
+  sameSiteOnly: ['auth.bad_origin'],
 };
 
 interface RouteShape {

@@ -141,9 +141,9 @@ export function createDownloadService(deps: {
             bulk: true,
           });
           // A whole file that should carry sound but has no sound track is skipped like a missing one.
-          const head = await peekSound(media.stream, media.release).catch((err) => {
+          const head = await peekSound(media.stream, media.release).catch(() => {
             media.stream.destroy();
-            throw err;
+            throw fail('upstream.incomplete'); // cut before its head arrived: the next file
           });
           if (head.sound === false) {
             head.stream.destroy();
