@@ -190,6 +190,7 @@ export const ERROR_CATALOGUE = {
     message: '{platform} is not answering right now. Please try again in a few minutes.',
     variants: {
       refused: '{platform} refused to send this file right now. Please fetch the video again and retry.',
+      files: '{platform} would not send any file of this video right now (tried {tried}). Please fetch it again and retry.',
       slide: '{platform} would not send slide {n} of this post right now. Please fetch it again and retry.',
       redirects: 'The site redirected too many times.',
       broken_redirect: 'The site answered with a broken redirect.',

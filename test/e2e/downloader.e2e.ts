@@ -157,6 +157,7 @@ describe('downloader', () => {
       '· HEVC · sharpest',
       '· H.264 · plays everywhere',
       '· H.264 · plays everywhere',
+      '· AAC 97 kbit/s · the original sound, as TikTok stores it',
     ]);
     await screenshot(page, 'downloader-card-hevc-desktop');
     const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
@@ -206,6 +207,7 @@ describe('downloader', () => {
     expect(await page.getByTestId('option-codec').allTextContents()).toEqual([
       ' · ZIP of 4 photos, originals',
       ' · MP4 slideshow over the sound · plays everywhere',
+      ' · MP3 · the original sound, as TikTok stores it',
     ]);
     await strip.scrollIntoViewIfNeeded();
     await screenshot(page, 'downloader-card-photo-desktop');
@@ -237,6 +239,39 @@ describe('downloader', () => {
     expect(probe.streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'h264']);
     expect(Number(probe.format.duration)).toBeGreaterThan(3.8);
     await page.getByText('Your video was saved.').first().waitFor();
+    await context.close();
+  });
+
+  it('offers the original sound as TikTok stores it and the cover, animated cover and avatar as files', async () => {
+    const { page, context } = await newPage(browser);
+    await registerInBrowser(page, server.url, `sound${Date.now()}@example.com`);
+    const sound = aacSound(3);
+    const v = tt.addVideo({ desc: 'Listen', hevc: { gears: { '1080p': null, '720p': null }, sounds: [sound] } });
+    await fetchVideo(page, v.url);
+    expect(await page.getByTestId('sound-note').textContent()).toBe(
+      'A 192 kbit/s MP3 of this sound is larger, not better: TikTok stores it at about 64–128 kbit/s.',
+    );
+    const pictures = page.getByTestId('post-pictures');
+    expect(await pictures.getByRole('link').allTextContents()).toEqual(['Cover', 'Animated cover', "Author's picture"]);
+    await pictures.scrollIntoViewIfNeeded();
+    await screenshot(page, 'downloader-card-sound-desktop');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dl-'));
+    const saveVia = async (click: () => Promise<void>) => {
+      const event = page.waitForEvent('download', { timeout: 30_000 });
+      await click();
+      const download = await event;
+      const file = path.join(dir, download.suggestedFilename());
+      await download.saveAs(file);
+      return file;
+    };
+    const m4a = await saveVia(() => page.getByRole('button', { name: 'Download SOUND' }).click());
+    expect(m4a).toMatch(/tiktok-sound-\d+\.m4a$/);
+    expect(fs.readFileSync(m4a).equals(fs.readFileSync(sound))).toBe(true); // copied, not re-encoded
+    const cover = await saveVia(() => pictures.getByRole('link', { name: 'Cover', exact: true }).click());
+    expect(path.basename(cover)).toBe(`tiktok-fakecreator-${v.id}-cover.jpg`);
+    const avatar = await saveVia(() => pictures.getByRole('link', { name: "Author's picture" }).click());
+    expect(path.basename(avatar)).toBe(`tiktok-fakecreator-${v.id}-avatar.jpg`);
+    expect(fs.statSync(avatar).size).toBeGreaterThan(100);
     await context.close();
   });
 });

@@ -64,6 +64,10 @@ export interface AddVideoOptions {
   cutAfterBytes?: number;
   /** The page first answers TikTok's proof-of-work "Please wait..." challenge (research §2). */
   challenge?: boolean;
+  /** The first page fetch gives links whose signature expired (the CDN answers 403); later fetches fresh ones. */
+  staleFirstPage?: boolean;
+  /** Every H.264 file (playAddr and the h264 gears) answers 404. */
+  h264Missing?: boolean;
   /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
   bytesPerSecond?: number;
   stats?: { playCount?: number; diggCount?: number };
@@ -72,7 +76,18 @@ export interface AddVideoOptions {
    * Real HEVC video-only gears and AAC sound tracks (cookie-guarded like every CDN file), keyed
    * by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
    */
-  hevc?: { gears: Record<string, string | null>; sounds: Array<string | null>; cutGearsAfterBytes?: number };
+  hevc?: {
+    gears: Record<string, string | null>;
+    sounds: Array<string | null>;
+    cutGearsAfterBytes?: number;
+    /**
+     * 'mp4': the HEVC gears are whole MP4 files with their own sound, as on older posts
+     * (`Format: "mp4"`, `VideoExtra.audio_bit_rate`), and the page has no `bitrateAudioInfo`.
+     */
+    form?: 'dash' | 'mp4';
+    /** Extra whole-MP4 gears beside the DASH ones: `{ '1080p': file }` (same size, lower bitrate). */
+    wholeAlternates?: Record<string, string | null>;
+  };
 }
 
 /**
@@ -150,6 +165,7 @@ export async function startFakeTikTok() {
     }
   }
   const served = new Map<string, Served>(); // CDN path -> media
+  const expiring = new Set<string>(); // ids whose links the CDN checks for expiry
   const shortLinks = new Map<string, string>();
   const tokens = new Set<string>();
   const transfers: Transfer[] = [];
@@ -187,6 +203,7 @@ export async function startFakeTikTok() {
     at(item.music?.playUrl, { media: music, contentType: 'audio/mpeg', cookieRule: false });
     for (const k of ['cover', 'originCover', 'dynamicCover'])
       at(v[k], { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
+    at(item.author?.avatarLarger, { media: { file: jpeg }, contentType: 'image/jpeg', cookieRule: false });
     for (const s of v.subtitleInfos ?? []) {
       const vtt = subs.get(s.LanguageCodeName) ?? 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nHello from the fake\n';
       at(s.Url, { media: { bytes: Buffer.from(vtt) }, contentType: 'text/vtt', cookieRule: false });
@@ -195,6 +212,43 @@ export async function startFakeTikTok() {
 
   /** Serves real HEVC gears and sound tracks (sizes from the files); null entries are 404s. */
   function registerHevc(item: any, hevc: NonNullable<AddVideoOptions['hevc']>, bytesPerSecond?: number) {
+    if (hevc.form === 'mp4') {
+      // An older post (research §6.1): whole HEVC MP4 gears, each with its own sound, no DASH tracks.
+      for (const gear of item.video.bitrateInfo) {
+        if (!String(gear.CodecType).includes('h265')) continue;
+        gear.Format = 'mp4';
+        const extra = JSON.parse(gear.VideoExtra);
+        gear.VideoExtra = JSON.stringify({ ...extra, format: 'mp4', sub_info: '{}', audio_bit_rate: 64545 });
+      }
+      delete item.video.bitrateAudioInfo;
+    }
+    if (hevc.wholeAlternates) {
+      const extra = item.video.bitrateInfo.filter((g: { CodecType: unknown }) => String(g.CodecType).includes('h265'));
+      for (const g of extra) {
+        const quality = `${Math.min(Number(g.PlayAddr.Width), Number(g.PlayAddr.Height))}p`;
+        if (!(quality in hevc.wholeAlternates)) continue;
+        const copy = structuredClone(g);
+        copy.GearName = `${g.GearName}_whole`;
+        copy.Format = 'mp4';
+        copy.Bitrate = Math.round(Number(g.Bitrate) / 2);
+        copy.MVMAF = '';
+        copy.VideoExtra = JSON.stringify({ format: 'mp4', audio_bit_rate: 64545 });
+        copy.PlayAddr.UrlList = g.PlayAddr.UrlList.map((u: string) =>
+          u.replace(`/${g.GearName}/`, `/${copy.GearName}/`),
+        );
+        item.video.bitrateInfo.push(copy);
+        const file = hevc.wholeAlternates[quality];
+        for (const u of copy.PlayAddr.UrlList.filter((x: string) => !x.includes('/aweme/v1/play')))
+          if (file)
+            served.set(new URL(u).pathname, {
+              media: { file },
+              contentType: 'video/mp4',
+              cookieRule: true,
+              bytesPerSecond,
+            });
+        if (file) copy.PlayAddr.DataSize = String(fs.statSync(file).size);
+      }
+    }
     const put = (urls: string[], file: string | null, contentType: string, cutAfterBytes?: number) => {
       for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
         const p = new URL(u).pathname;
@@ -203,7 +257,7 @@ export async function startFakeTikTok() {
       }
     };
     for (const gear of item.video.bitrateInfo) {
-      if (!String(gear.CodecType).includes('h265')) continue;
+      if (!String(gear.CodecType).includes('h265') || gear.GearName.endsWith('_whole')) continue;
       const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
       if (!(quality in hevc.gears)) continue;
       const file = hevc.gears[quality];
@@ -264,6 +318,7 @@ export async function startFakeTikTok() {
       item.video[k] =
         `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
     item.music.playUrl = `https://v16m.tiktokcdn-us.com/fake/${id}/music/?a=1233&mime_type=audio_mpeg`;
+    item.author.avatarLarger = `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/avatar~tplv-1080.jpeg?x-expires=${expire}`;
     item.video.subtitleInfos = (o.subtitles ?? []).map((s) => ({
       UrlExpire: String(expire),
       Size: String(s.vtt.length),
@@ -282,12 +337,30 @@ export async function startFakeTikTok() {
       o.bytesPerSecond,
     );
     if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
+    if (o.h264Missing)
+      for (const u of [
+        item.video.playAddr,
+        ...item.video.PlayAddrStruct.UrlList,
+        ...item.video.bitrateInfo
+          .filter((g: { CodecType: unknown }) => g.CodecType === 'h264')
+          .flatMap((g: { PlayAddr: { UrlList: string[] } }) => g.PlayAddr.UrlList),
+      ])
+        served.delete(new URL(u).pathname);
     const scope = structuredClone(fixtureScope);
     scope['seo.abtest'].canonical = `https://www.tiktok.com/@${user}/video/${id}`;
     scope['webapp.video-detail'].itemInfo.itemStruct = item;
-    pages.set(id, (req) =>
-      o.challenge && !challengePassed(req) ? challengePage() : { status: 200, html: pageHtml(scope) },
-    );
+    let fetches = 0;
+    if (o.staleFirstPage) expiring.add(id);
+    pages.set(id, (req) => {
+      if (o.challenge && !challengePassed(req)) return challengePage();
+      const html = pageHtml(scope);
+      // Signed links that expired an hour ago: the same files, an older query.
+      const past = Math.floor(Date.now() / 1000) - 3600;
+      return {
+        status: 200,
+        html: o.staleFirstPage && fetches++ === 0 ? html.replaceAll(`expire=${expire}`, `expire=${past}`) : html,
+      };
+    });
     return {
       id,
       url: `https://www.tiktok.com/@${user}/video/${id}`,
@@ -377,6 +450,11 @@ export async function startFakeTikTok() {
   }
 
   async function serveMedia(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, s: Served) {
+    const expire = Number(/[?&]expire=(\d+)/.exec(req.url ?? '')?.[1]);
+    if ([...expiring].some((id) => pathname.includes(`/${id}/`)) && expire < Date.now() / 1000) {
+      res.writeHead(403, { 'content-type': 'text/html' });
+      return res.end('<h1>Access Denied</h1>');
+    }
     if (s.cookieRule) {
       const cookie = /(?:^|;\s*)tt_chain_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const referer = req.headers.referer ?? '';

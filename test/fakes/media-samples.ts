@@ -249,3 +249,33 @@ export function aacSound(seconds: number, frequency = 660): string {
     ]),
   );
 }
+
+/**
+ * A whole HEVC MP4 like an older post's `Format: "mp4"` gear: hvc1 video and its own AAC sound,
+ * faststart; `silent: true` leaves the sound track out (a gear that should carry sound but does not).
+ */
+export function hevcWhole(width: number, height: number, seconds: number, opts: { silent?: boolean } = {}): string {
+  return make(`hevc-whole:${width}x${height}:${seconds}:${opts.silent ? 'silent' : 'sound'}`, 'mp4', (out) =>
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=duration=${seconds}:size=${width}x${height}:rate=10`,
+      ...(opts.silent ? [] : ['-f', 'lavfi', '-i', `sine=frequency=550:duration=${seconds}:sample_rate=44100`]),
+      '-c:v',
+      'libx265',
+      '-preset',
+      'ultrafast',
+      '-x265-params',
+      'log-level=error:keyint=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-tag:v',
+      'hvc1',
+      ...(opts.silent ? ['-an'] : ['-c:a', 'aac', '-b:a', '64k', '-shortest']),
+      '-movflags',
+      '+faststart',
+      out,
+    ]),
+  );
+}

@@ -61,6 +61,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
       ['720p', 'hevc', '720x1280', 33377451],
       ['hd', 'h264', '576x1024', 72143208],
       ['sd', 'h264', '576x1024', 26194101],
+      ['sound', undefined, 'Audio', null], // the original sound, copied (issue 28)
     ]);
     expect(JSON.stringify(info)).not.toMatch(/tiktok(cdn)?(-us)?\.com\/(video|aweme|obj|tos)/);
     for (const o of info.downloadOptions) expect(o.url.startsWith('/api/')).toBe(true);

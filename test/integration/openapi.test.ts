@@ -34,4 +34,37 @@ describe('OpenAPI description', () => {
       expect.arrayContaining(['email', 'password']),
     );
   });
+
+  it('lists each route’s error answers: the status and the error envelope with its codes', async () => {
+    const doc = await (await t.client().get('/api/docs')).json();
+    const download = doc.paths['/api/video/download'];
+    expect(Object.keys(download)).toEqual(expect.arrayContaining(['get', 'post']));
+    const codes = (
+      op: {
+        responses: Record<
+          string,
+          { content: Record<string, { schema: { properties: { code: { enum: string[] } } } }> }
+        >;
+      },
+      status: string,
+    ) => op.responses[status].content['application/json'].schema.properties.code.enum;
+    expect(codes(download.post, '400')).toEqual(
+      expect.arrayContaining(['request.invalid', 'video.quality_unavailable']),
+    );
+    expect(codes(download.post, '401')).toEqual(['auth.required']);
+    expect(codes(download.post, '403')).toEqual(expect.arrayContaining(['auth.bad_origin', 'quota.exhausted']));
+    expect(codes(download.post, '424')).toEqual(expect.arrayContaining(['upstream.unavailable']));
+    expect(download.post.responses['424'].content['application/json'].schema.required).toEqual(['message', 'code']);
+    expect(codes(doc.paths['/api/video/info'].post, '429')).toEqual(expect.arrayContaining(['rate_limited']));
+    expect(codes(doc.paths['/api/audio/extract'].post, '403')).toEqual(
+      expect.arrayContaining(['billing.pro_required']),
+    );
+    // Every operation lists at least one error answer beside its 2xx.
+    for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: object }>>))
+      for (const [m, op] of Object.entries(ops))
+        expect(
+          Object.keys(op.responses).some((s) => /^[45]\d\d$/.test(s)),
+          `${m} ${p}`,
+        ).toBe(true);
+  });
 });

@@ -86,6 +86,7 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
       [
         ['images', '1080x1440'],
         ['slideshow', '1080x1920'],
+        ['sound', 'Audio'], // the post's music as TikTok stores it (issue 28)
       ],
     );
     const slide = await t.client().get(`/api/video/image/${p.id}/2?download=1`);

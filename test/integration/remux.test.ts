@@ -67,6 +67,7 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
       ['720p', 'hevc', '720x1280'],
       ['hd', 'h264', '576x1024'],
       ['sd', 'h264', '576x1024'],
+      ['sound', undefined, 'Audio'],
     ]);
   });
 

@@ -12,7 +12,7 @@ export interface JobPayloads {
   /** Listening to the sound (transcription engines that need the media). */
   transcript: { url: string };
   /** The HEVC file of one quality with its sound (no retries: the caller falls back to the next file). */
-  remux: { url: string; quality: string };
+  remux: { url: string; quality: string; alternate?: number };
   /** A photo post's slides as a ZIP. */
   images: { url: string };
   /** A photo post as an MP4 slideshow. */

@@ -56,6 +56,8 @@ export interface Platform {
   openMedia(urls: string[], video: FetchedVideo, opts?: MediaOpenOptions): Promise<HttpResponse>;
   /** A first-party trends observation of a freshly fetched video (counts, tags, sound); null or absent: none. */
   observe?(video: FetchedVideo): VideoObservation | null;
+  /** The same files' links in a video fetched again (signed links expire); [] when it has none of them. */
+  renewUrls?(stale: string[], fresh: FetchedVideo): string[];
 }
 
 /** The key prefix of a video in media keys: the default platform keeps bare ids (keys made before the seam stay valid). */

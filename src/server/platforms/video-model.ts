@@ -2,15 +2,35 @@
 // the client see. Platform-specific fields stay in the platform's raw item.
 
 export interface MediaOption {
-  quality: string; // '1080p', '720p' (HEVC + separate sound), then 'hd' = best H.264, 'sd', 'low', 'q4'...
+  quality: string; // '1080p', '720p' (sharper than the best H.264 file), then 'hd' = best H.264, 'sd', 'low', 'q4'...
   codec: 'h264' | 'hevc';
   width: number | null;
   height: number | null;
-  size: number | null; // bytes when the platform says (for HEVC: the video track alone)
+  size: number | null; // bytes when the platform says (for a 'split' file: the video track alone)
   bitrate: number | null;
   urls: string[]; // file URLs to try in order (e.g. a CDN, then its mirror)
-  /** HEVC only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
+  /**
+   * 'whole' (default): one MP4 with its own sound, served as it is. 'split': a video-only file whose
+   * sound is one of `audio`, remuxed by the server (decision 0014).
+   */
+  form?: 'whole' | 'split';
+  /** 'split' only: the sound tracks to pair with it, best first, each its URLs (Main, Backup, Fallback). */
   audio?: string[][];
+  /** Other files of the same resolution, next best first: tried when this one fails or is silent. */
+  alternates?: MediaOption[];
+}
+
+/** The post's sound as the platform stores it (copied, never re-encoded). */
+export interface OriginalSound {
+  /** Each candidate's URLs, best first: a sound track, else the music file. */
+  sources: Array<{ urls: string[]; ext: 'm4a' | 'mp3'; bitrate: number | null; from: 'track' | 'music' | 'video' }>;
+}
+
+/** Pictures of a post offered as downloads through this product's own links. */
+export interface PostPictures {
+  cover: string[]; // the still cover, best first ([] when none)
+  animatedCover: string[]; // an animated cover (WebP), [] when none
+  avatar: string[]; // the author's picture, largest first
 }
 
 /** One slide of a photo post: its (signed, expiring) URLs, best first. */
@@ -36,6 +56,9 @@ export interface VideoModel {
   musicTitle: string | null;
   /** Caption tracks the platform offers. */
   subtitles: Array<{ url: string; language: string; format: string; source: string }>;
+  /** The post's own sound, for the original-sound download (null: none to copy). */
+  originalSound?: OriginalSound | null;
+  pictures?: PostPictures;
   isPhotoPost: boolean;
   /** Photo posts only: the slides in order (empty for a video). */
   images: PhotoSlide[];
@@ -66,4 +89,10 @@ export interface VideoObservation {
   musicDuration: number | null;
   plays: number | null;
   likes: number | null;
+}
+
+/** Option `quality`'s file number `alternate` (0: the option itself, then its alternates in order). */
+export function optionFile(options: MediaOption[], quality: string, alternate = 0): MediaOption | undefined {
+  const option = options.find((o) => o.quality === quality);
+  return alternate ? option?.alternates?.[alternate - 1] : option;
 }

@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { errorResponses } from './openapi-errors.js';
 
 export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string }): Promise<void> {
   await app.register(swagger, {
@@ -11,13 +12,20 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
         title: 'Social Media Toolkit API',
         version: '1',
         description:
-          'Errors are `{ message, code }` with a dotted code (e.g. `video.private`, `quota.exhausted`, `billing.pro_required`). ' +
+          'Errors are `{ message, code, params? }` with a dotted code; each operation lists its error statuses and codes (e.g. `video.private`, `quota.exhausted`, `billing.pro_required`). ' +
           'Signed-in calls use the `smt.sid` session cookie; state-changing calls need an Origin of this site.',
       },
       servers: [{ url: opts.publicUrl }],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'smt.sid' } } },
     },
-    transform: jsonSchemaTransform,
+    // The zod contracts, plus each route's error answers (openapi-errors.ts).
+    transform: (args) => {
+      const out = jsonSchemaTransform(args);
+      const schema = (out.schema ?? {}) as { hide?: boolean; response?: Record<string, unknown> };
+      if (schema.hide) return out;
+      const errors = errorResponses({ ...args.route, url: args.url, schema: args.route.schema });
+      return { ...out, schema: { ...schema, response: { ...schema.response, ...errors } } };
+    },
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 }

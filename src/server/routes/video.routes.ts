@@ -11,6 +11,13 @@ import { sendRelayed } from '../lib/send-relayed.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
+import { PICTURE_KINDS } from '../services/video.service.js';
+
+/** Refuses a request another site's page made (a typed or bookmarked link says `none`; curl sends nothing). */
+async function sameSiteOnly(request: FastifyRequest) {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw fail('auth.bad_origin');
+}
 
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
@@ -41,6 +48,19 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     async (request, reply) => {
       const signal = abortOnDisconnect(reply);
       return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
+    },
+  );
+
+  // The link each download option advertises (`downloadOptions[].url`): the same download, for a
+  // browser link or `curl -b cookies`. A GET is not covered by the Origin check, so another site's
+  // page may not spend a download: a browser says where the request came from (Sec-Fetch-Site).
+  app.get(
+    '/api/video/download',
+    { preHandler: [sameSiteOnly, ctx.guards.user], schema: { querystring: videoDownloadRequest } },
+    async (request, reply) => {
+      const user = request.user;
+      if (!user) throw fail('auth.required'); // the guard ran; this only narrows the type
+      return sendRelayed(reply, await downloads.start(user, request.query, abortOnDisconnect(reply)));
     },
   );
 
@@ -114,6 +134,30 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
         ...(slide.contentLength !== null ? { 'content-length': String(slide.contentLength) } : {}),
       });
       return reply.send(slide.stream);
+    },
+  );
+
+  // A post's cover, animated cover or author's picture (issue 28), byte for byte like a slide.
+  const pictureParams = idParams.extend({ kind: z.enum(PICTURE_KINDS, { error: 'Unknown picture' }) });
+  app.get(
+    '/api/video/picture/:id/:kind',
+    { schema: { params: pictureParams, querystring: slideQuery } },
+    async (request, reply) => {
+      const { id, kind } = request.params;
+      const { platform } = request.query;
+      await limitMediaById(request, id, platform, `ip:${request.ip}`);
+      const picture = await video.openPicture(id, kind, abortOnDisconnect(reply), platform);
+      const type = /^image\/[\w.+-]+$/.test(picture.contentType) ? picture.contentType : 'application/octet-stream';
+      const ext = slideName(0, type).slice(3); // jpg, webp, png…
+      const name = `${fileStem(picture.video.ref.platform, picture.video.video.author, id)}-${kind}.${ext}`;
+      reply.headers({
+        'content-type': type,
+        'cache-control': 'private, max-age=3600',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
+        ...(picture.contentLength !== null ? { 'content-length': String(picture.contentLength) } : {}),
+      });
+      return reply.send(picture.stream);
     },
   );
 

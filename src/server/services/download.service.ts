@@ -26,6 +26,10 @@ function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   throw fail('video.quality_unavailable', { variant: 'photo_post', slides: video.video.images.length });
 }
 import { MeteredBody } from './metered-body.js';
+import { peekSound } from '../adapters/media/mp4-head.js';
+
+/** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
+const SHARPER = /^\d+p$/;
 
 export interface DownloadStream {
   headers: Record<string, string>;
@@ -86,7 +90,7 @@ export function createDownloadService(deps: {
     });
     const headers: Record<string, string> = {
       'content-type':
-        file.contentType.startsWith('video/') || file.contentType === 'application/zip'
+        /^(video|audio)\//.test(file.contentType) || file.contentType === 'application/zip'
           ? file.contentType
           : 'video/mp4',
       'content-disposition': `attachment; filename="${name}"`,
@@ -100,10 +104,12 @@ export function createDownloadService(deps: {
   }
 
   /**
-   * HEVC 1080p/720p with its sound: remuxed (or taken from the store), else the next sharper HEVC
-   * option, else the best H.264 file. Never a silent file, never the watermarked one.
+   * A file sharper than the best H.264 one (1080p, 720p): a whole MP4 relayed as it is, or a split
+   * one remuxed with its sound (or taken from the store); when it is gone or silent, the next file of
+   * that size, then the next size, then the H.264 files. Never a silent file, never the watermarked
+   * one; when every file fails, one 424 naming what was tried, and the slot goes back.
    */
-  async function remuxed(
+  async function sharpest(
     owner: JobOwner,
     reservation: Reservation,
     video: FetchedVideo,
@@ -111,17 +117,51 @@ export function createDownloadService(deps: {
     signal?: AbortSignal,
   ): Promise<DownloadStream> {
     const options = video.video.options;
-    const chain = options.filter(
-      (o) => o.codec === 'hevc' && (o.width ?? 0) * (o.height ?? 0) <= (option.width ?? 0) * (option.height ?? 0),
-    );
+    const area = (o: MediaOption) => (o.width ?? 0) * (o.height ?? 0);
+    // Each file as (quality, alternate): a page fetched again (expired links) gives its fresh URLs.
+    const chain = [
+      ...options
+        .filter((o) => SHARPER.test(o.quality) && area(o) <= area(option))
+        .flatMap((o) =>
+          [o, ...(o.alternates ?? [])].map((file, alternate) => ({ file, alternate, quality: o.quality })),
+        ),
+      ...options
+        .filter((o) => !SHARPER.test(o.quality) && o.codec === 'h264')
+        .map((file) => ({ file, alternate: 0, quality: file.quality })),
+    ];
     const name = (q: string) => downloadFileName(video.ref.platform, video.video.author, video.video.id, q);
     try {
-      for (const candidate of chain) {
+      for (const { file: candidate, alternate, quality } of chain) {
         try {
-          const file = await deps.remux.open(video, candidate, signal, owner);
+          if (candidate.form === 'split') {
+            const file = await deps.remux.open(video, candidate, signal, owner, alternate);
+            return metered(
+              reservation,
+              { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+              name(candidate.quality),
+              candidate.quality,
+            );
+          }
+          const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality, alternate }, signal, {
+            bulk: true,
+          });
+          // A whole file that should carry sound but has no sound track is skipped like a missing one.
+          const head = await peekSound(media.stream, media.release).catch(() => {
+            media.stream.destroy();
+            throw fail('upstream.incomplete'); // cut before its head arrived: the next file
+          });
+          if (head.sound === false) {
+            head.stream.destroy();
+            throw fail('media.unreadable');
+          }
           return metered(
             reservation,
-            { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+            {
+              stream: head.stream,
+              length: media.contentLength,
+              contentType: media.contentType,
+              release: media.release,
+            },
             name(candidate.quality),
             candidate.quality,
           );
@@ -129,25 +169,45 @@ export function createDownloadService(deps: {
           if (signal?.aborted || !isGone(err)) throw err;
           deps.logger.warn(
             { videoId: video.video.id, quality: candidate.quality, code: (err as { code?: string }).code },
-            'HEVC gear unavailable, falling back',
+            'file unavailable or silent, falling back',
           );
         }
       }
-      const h264 = options.find((o) => o.codec === 'h264');
-      if (!h264)
-        throw fail('upstream.unavailable', {
-          variant: 'refused',
-          platform: deps.video.platformName(video.ref.platform),
-        });
-      const media = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: h264.quality }, signal, {
-        bulk: true,
-      });
-      return metered(
-        reservation,
-        { stream: media.stream, length: media.contentLength, contentType: media.contentType, release: media.release },
-        name(h264.quality),
-        h264.quality,
-      );
+      const tried = [...new Set(chain.map((o) => o.quality))].join(', ');
+      throw fail('upstream.unavailable', { variant: 'files', tried, platform: deps.video.platformName(video.ref.platform) });
+    } catch (err) {
+      await reservation.release(0);
+      throw err;
+    }
+  }
+
+  /**
+   * The post's sound as the platform stores it (issue 28): relayed byte for byte, never re-encoded;
+   * the next source when one is gone. One download, like any other.
+   */
+  async function originalSound(reservation: Reservation, video: FetchedVideo, signal?: AbortSignal) {
+    const sources = video.video.originalSound?.sources ?? [];
+    try {
+      for (const [i, source] of sources.entries()) {
+        try {
+          const media = await deps.video.openMedia(video.ref.url, { kind: 'sound', source: i }, signal, { bulk: true });
+          const file = {
+            stream: media.stream,
+            length: media.contentLength,
+            contentType: source.ext === 'mp3' ? 'audio/mpeg' : 'audio/mp4',
+            release: media.release,
+          };
+          return metered(
+            reservation,
+            file,
+            `${fileStem(video.ref.platform, video.video.author, video.video.id)}-sound.${source.ext}`,
+            'sound',
+          );
+        } catch (err) {
+          if (signal?.aborted || !isGone(err)) throw err;
+        }
+      }
+      throw fail('video.sound_unavailable', { variant: 'post', platform: deps.video.platformName(video.ref.platform) });
     } catch (err) {
       await reservation.release(0);
       throw err;
@@ -194,13 +254,17 @@ export function createDownloadService(deps: {
         quality: quality.slice(0, 20),
       });
       // One download is one slot whatever the option: reserved before any work.
+      if (input.quality.toLowerCase() === 'sound') {
+        if (!video.video.originalSound) throw fail('video.quality_unavailable', { quality: 'sound' });
+        return originalSound(await deps.quota.reserve(user, meta('sound')), video, signal);
+      }
       if (video.video.isPhotoPost) {
         const quality = photoQuality(video, input.quality);
         return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);
       }
       const option = deps.video.pickOption(video, input.quality);
-      if (option.codec === 'hevc')
-        return remuxed(
+      if (SHARPER.test(option.quality))
+        return sharpest(
           mediaJobOwner(user),
           await deps.quota.reserve(user, meta(option.quality)),
           video,

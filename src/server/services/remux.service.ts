@@ -10,6 +10,7 @@ import type { MediaProcessor } from '../adapters/media/media-processor.js';
 import type { JobOwner } from '../adapters/media/worker-pool.js';
 import { remuxVideoAndSound } from '../adapters/media/remux.js';
 import { mediaKeyId, type FetchedVideo, type MediaOption } from '../platforms/platform.js';
+import { optionFile } from '../platforms/video-model.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
@@ -103,26 +104,36 @@ export function createRemuxService(deps: {
   // lookup per job), else its own; then the remux.
   deps.jobs.register('remux', async (data, signal, who, local) => {
     const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
-    const option = video.video.options.find((o) => o.quality === data.quality && o.codec === 'hevc');
-    if (!option)
+    const option = optionFile(video.video.options, String(data.quality), Number(data.alternate ?? 0));
+    if (option?.form !== 'split')
       throw fail('upstream.unavailable', { variant: 'refused', platform: deps.video.platformName(video.ref.platform) });
     return produce(video, option, String(data.key), signal, who);
   });
 
   return {
     /** The stored remux of `option`, made now if it is not kept yet; throws (isGone) when a part is missing. */
-    async ensure(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<MediaResult> {
-      const key = `remux:${mediaKeyId(video.ref)}:${option.quality}`;
+    async ensure(
+      video: FetchedVideo,
+      option: MediaOption,
+      signal?: AbortSignal,
+      who?: JobOwner,
+      alternate = 0,
+    ): Promise<MediaResult> {
+      // The option's other files of that size are kept apart: each is one remux.
+      const key = `remux:${mediaKeyId(video.ref)}:${option.quality}${alternate ? `~${alternate}` : ''}`;
       // No retries: a part that does not come is a fallback to the next file, at once.
-      return (await deps.jobs.run(
-        { kind: 'remux', key, data: { url: video.ref.url, quality: option.quality }, who, retry: false },
-        signal,
-        { local: video },
-      )) as MediaResult;
+      const data = { url: video.ref.url, quality: option.quality, alternate };
+      return (await deps.jobs.run({ kind: 'remux', key, data, who, retry: false }, signal, { local: video })) as MediaResult;
     },
     /** The remuxed file of `option` as a stream, from the store or made now. */
-    async open(video: FetchedVideo, option: MediaOption, signal?: AbortSignal, who?: JobOwner): Promise<RemuxedFile> {
-      const row = await this.ensure(video, option, signal, who);
+    async open(
+      video: FetchedVideo,
+      option: MediaOption,
+      signal?: AbortSignal,
+      who?: JobOwner,
+      alternate = 0,
+    ): Promise<RemuxedFile> {
+      const row = await this.ensure(video, option, signal, who, alternate);
       const opened = await deps.results.openRow(row);
       if (!opened) throw fail('media.store_unavailable');
       return opened;

@@ -25,8 +25,15 @@ import { LRUCache } from 'lru-cache';
 import { AppError, fail } from '../errors.js';
 import type { VideoInfo } from '../../shared/contracts/index.js';
 import { DEFAULT_QUALITY } from '../../shared/constants.js';
-import type { FetchedVideo, MediaOpenOptions, MediaOption, Platform, VideoRef } from '../platforms/platform.js';
-import { slideshowFrame } from '../platforms/video-model.js';
+import type {
+  FetchedVideo,
+  MediaOpenOptions,
+  MediaOption,
+  Platform,
+  VideoModel,
+  VideoRef,
+} from '../platforms/platform.js';
+import { optionFile, slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 import { unsupportedLink } from '../platforms/errors.js';
 
@@ -47,7 +54,20 @@ export interface OpenedVideoMedia {
   release(chunk: Buffer): void;
 }
 
-export type MediaRequest = { kind: 'video'; quality?: string } | { kind: 'music' };
+/** `alternate`: the option's n-th other file of that size (1 = its first alternate). */
+export type MediaRequest =
+  | { kind: 'video'; quality?: string; alternate?: number }
+  | { kind: 'music' }
+  | { kind: 'sound'; source: number }; // the post's original sound, its n-th source (0: the best)
+
+/** A post's pictures as downloads (issue 28). */
+export const PICTURE_KINDS = ['cover', 'animated-cover', 'avatar'] as const;
+export type PictureKind = (typeof PICTURE_KINDS)[number];
+export function pictureUrls(v: VideoModel, kind: PictureKind): string[] {
+  const p = v.pictures;
+  if (!p) return [];
+  return kind === 'cover' ? p.cover : kind === 'animated-cover' ? p.animatedCover : p.avatar;
+}
 /** `mediaUrls`: a file of the parsed item (a subtitle, a gear, a sound track), tried in order with the page's cookies. */
 type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 
@@ -85,7 +105,23 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     })),
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
-  if (!p.isPhotoPost) return info;
+  const pictures = PICTURE_KINDS.filter((k) => pictureUrls(p, k).length);
+  if (pictures.length)
+    info.pictures = pictures.map((kind) => ({ kind, url: `/api/video/picture/${p.id}/${kind}${q}` }));
+  // The post's own sound, copied (issue 28): beside the video files, or a photo post's two files.
+  const sound = p.originalSound?.sources[0];
+  const soundOption = sound && {
+    quality: 'sound',
+    resolution: 'Audio',
+    size: null,
+    url: link('sound'),
+    format: sound.ext,
+    bitrate: sound.bitrate,
+  };
+  if (!p.isPhotoPost) {
+    if (soundOption) info.downloadOptions.push(soundOption);
+    return info;
+  }
   info.images = p.images.map((s, i) => ({
     url: `/api/video/image/${p.id}/${i + 1}${q}`,
     width: s.width,
@@ -104,6 +140,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
       },
     ];
   }
+  if (soundOption && p.images.length) info.downloadOptions.push(soundOption);
   return info;
 }
 
@@ -196,8 +233,13 @@ export function createVideoService(deps: {
     else if (req.kind === 'music') {
       if (!video.video.musicUrl) throw fail('video.no_music');
       urls = [video.video.musicUrl];
+    } else if (req.kind === 'sound') {
+      const source = video.video.originalSound?.sources[req.source];
+      if (!source) throw fail('video.no_music');
+      urls = source.urls;
     } else {
       option = pickOption(video, req.quality);
+      if (req.alternate) option = optionFile(video.video.options, option.quality, req.alternate) ?? option;
       urls = option.urls;
     }
     const res = await platformOf(video).openMedia(urls, video, o);
@@ -205,7 +247,7 @@ export function createVideoService(deps: {
     return {
       stream: res.body,
       status: res.status,
-      contentType: res.header('content-type') ?? (req.kind === 'music' ? 'audio/mpeg' : 'video/mp4'),
+      contentType: res.header('content-type') ?? (req.kind === 'video' ? 'video/mp4' : 'audio/mpeg'),
       contentLength: Number.isFinite(length) && res.header('content-length') !== undefined ? length : null,
       contentRange: res.header('content-range') ?? null,
       video,
@@ -228,7 +270,13 @@ export function createVideoService(deps: {
       // Cached cookies or signed URLs may have gone stale: one fresh page fetch, then give up.
       if (signal?.aborted || !(err instanceof AppError) || err.code !== 'upstream.unavailable') throw err;
       const fresh = await load(ref, { fresh: true });
-      return openOnce(fresh, req, { ...o, signal });
+      const stale = req.mediaUrls ?? (req.mediaUrl ? [req.mediaUrl] : null);
+      if (!stale) return openOnce(fresh, req, { ...o, signal });
+      // A file named by its links: the same file's fresh links when the platform can tell, else the
+      // same links with the fresh session (its cookies may be what was stale).
+      const renewed = platformOf(fresh).renewUrls?.(stale, fresh) ?? [];
+      const mediaUrls = renewed.length ? renewed : stale;
+      return openOnce(fresh, { ...req, mediaUrl: undefined, mediaUrls }, { ...o, signal });
     }
   }
 
@@ -284,6 +332,20 @@ export function createVideoService(deps: {
           ? fail('video.no_slide', { slides: video.video.images.length })
           : fail('video.no_slide', { variant: 'not_photo' });
       const res = await platformOf(video).openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
+      const length = Number(res.header('content-length'));
+      return {
+        stream: res.body,
+        contentType: res.header('content-type') ?? 'image/jpeg',
+        contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null,
+        video,
+      };
+    },
+    /** A post's cover, animated cover or author's picture (issue 28), byte for byte, at most 10 MB. */
+    async openPicture(id: string, kind: PictureKind, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
+      const video = await this.byId(id, signal, platform);
+      const urls = pictureUrls(video.video, kind);
+      if (!urls.length) throw fail('video.no_thumbnail');
+      const res = await platformOf(video).openMedia(urls, video, { signal, maxBytes: 10 * 1024 * 1024 });
       const length = Number(res.header('content-length'));
       return {
         stream: res.body,

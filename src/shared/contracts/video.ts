@@ -14,6 +14,9 @@ export const downloadOption = z.object({
   resolution: z.string(), // '576x1024', or 'Unknown' when the platform gives no size
   size: z.number().int().nullable(), // bytes; null = unknown
   url: z.string(), // this product's own endpoint, never the platform's CDN
+  // 'sound' only: the post's sound as the platform stores it ('m4a' AAC or 'mp3'), copied, never re-encoded.
+  format: z.enum(['m4a', 'mp3']).optional(),
+  bitrate: z.number().int().nullable().optional(), // bits/s when the platform says
 });
 export type DownloadOption = z.infer<typeof downloadOption>;
 
@@ -24,6 +27,13 @@ export const photoSlide = z.object({
   height: z.number().int().nullable(),
 });
 export type PhotoSlide = z.infer<typeof photoSlide>;
+
+/** The post's pictures as downloads through this product (issue 28): cover, animated cover, author's avatar. */
+export const postPicture = z.object({
+  kind: z.enum(['cover', 'animated-cover', 'avatar']),
+  url: z.string(), // `?download=1` saves it as a file
+});
+export type PostPicture = z.infer<typeof postPicture>;
 
 /** SPEC 3 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
 export const videoInfo = z.object({
@@ -40,6 +50,7 @@ export const videoInfo = z.object({
   downloadOptions: z.array(downloadOption),
   mediaType: z.enum(['video', 'photo']),
   images: z.array(photoSlide).optional(),
+  pictures: z.array(postPicture).optional(),
 });
 export type VideoInfo = z.infer<typeof videoInfo>;
 

@@ -25,9 +25,11 @@ export class DownloadError extends Error {
 /** SPEC 7's timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
 export function downloadFileName(platform: string, now = new Date(), contentType = 'video/mp4'): string {
   const stem = platform.replace(/[^a-z0-9-]/g, '') || 'video';
-  return contentType === 'application/zip'
-    ? `${stem}-photos-${now.getTime()}.zip`
-    : `${stem}-video-${now.getTime()}.mp4`;
+  if (contentType === 'application/zip') return `${stem}-photos-${now.getTime()}.zip`;
+  // The original sound, as the platform stores it (AAC in MP4, or MP3).
+  if (contentType === 'audio/mpeg') return `${stem}-sound-${now.getTime()}.mp3`;
+  if (contentType.startsWith('audio/')) return `${stem}-sound-${now.getTime()}.m4a`;
+  return `${stem}-video-${now.getTime()}.mp4`;
 }
 
 function saveBlob(blob: Blob, name: string) {

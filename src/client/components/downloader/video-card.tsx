@@ -2,7 +2,7 @@
 // m:ss, views and likes, the download options (quality, resolution, size) and copy-link. A photo
 // post shows its first photo instead of a player, and its photos as a strip below.
 import { useState } from 'react';
-import { Clock, Copy, Crown, Download, Eye, Heart, Images, Loader2, Play, User, X } from 'lucide-react';
+import { Clock, Copy, Crown, Download, Eye, Heart, ImageDown, Images, Loader2, Play, User, X } from 'lucide-react';
 import type { VideoInfo } from '@shared/contracts/video';
 import { formatDuration, formatFileSize, formatNumber } from '../../lib/format';
 import { toast } from '../../hooks/use-toast';
@@ -10,10 +10,20 @@ import { Thumbnail } from '../ui/thumbnail';
 import { PhotoStrip } from './photo-strip';
 import { usePlatforms } from '../../hooks/use-platforms';
 
+const PICTURE_LABELS: Record<NonNullable<VideoInfo['pictures']>[number]['kind'], string> = {
+  cover: 'Cover',
+  'animated-cover': 'Animated cover',
+  avatar: "Author's picture",
+};
+
 /** What each option is, in words: the codec for videos, the format for a photo post's two files. */
-function optionNote(o: VideoInfo['downloadOptions'][number], info: VideoInfo): string {
+function optionNote(o: VideoInfo['downloadOptions'][number], info: VideoInfo, platformName: string): string {
   if (o.quality === 'images') return ` · ZIP of ${info.images?.length ?? 0} photos, originals`;
   if (o.quality === 'slideshow') return ' · MP4 slideshow over the sound · plays everywhere';
+  if (o.quality === 'sound') {
+    const rate = o.bitrate ? ` ${Math.round(o.bitrate / 1000)} kbit/s` : '';
+    return ` · ${o.format === 'mp3' ? 'MP3' : 'AAC'}${rate} · the original sound, as ${platformName} stores it`;
+  }
   if (o.codec === 'hevc') return ' · HEVC · sharpest';
   return o.codec ? ' · H.264 · plays everywhere' : '';
 }
@@ -176,15 +186,15 @@ export function VideoCard({
                       {o.quality}
                     </span>
                     <span className="text-slate-700">{o.resolution}</span>
-                    {info.mediaType === 'video' && (
+                    {info.mediaType === 'video' && o.quality !== 'sound' && (
                       <>
                         <span className="mx-1 text-slate-400">·</span>
                         <span className="text-slate-700">{formatFileSize(o.size)}</span>
                       </>
                     )}
-                    {optionNote(o, info) && (
+                    {optionNote(o, info, platformName) && (
                       <span data-testid="option-codec" className="text-slate-500">
-                        {optionNote(o, info)}
+                        {optionNote(o, info, platformName)}
                       </span>
                     )}
                   </div>
@@ -209,6 +219,26 @@ export function VideoCard({
                 </li>
               ))}
             </ul>
+          )}
+          {info.downloadOptions.some((o) => o.quality === 'sound') && (
+            <p data-testid="sound-note" className="mt-2 text-xs text-slate-500">
+              A 192 kbit/s MP3 of this sound is larger, not better: {platformName} stores it at about 64–128 kbit/s.
+            </p>
+          )}
+          {!!info.pictures?.length && (
+            <p data-testid="post-pictures" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+              <ImageDown className="h-4 w-4 text-slate-500" aria-hidden />
+              {info.pictures.map((p) => (
+                <a
+                  key={p.kind}
+                  href={`${p.url}${p.url.includes('?') ? '&' : '?'}download=1`}
+                  download
+                  className="rounded border border-slate-300 px-2 py-0.5 font-medium text-violet-700 hover:bg-violet-50"
+                >
+                  {PICTURE_LABELS[p.kind]}
+                </a>
+              ))}
+            </p>
           )}
           <button
             type="button"

@@ -5,6 +5,7 @@ import { canonicalVideoUrl, EXAMPLE_LINK, LINK_PATTERN, MAX_VIDEO_ID_DIGITS, par
 import type { Platform } from '../platform.js';
 import { observationFromItemStruct } from './observation-mapper.js';
 import { createTikTokAdapter } from './tiktok.adapter.js';
+import { renewTikTokUrls } from './renew-urls.js';
 
 export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
   const adapter = createTikTokAdapter(deps);
@@ -24,5 +25,6 @@ export function createTikTokPlatform(deps: { http: HttpClient }): Platform {
     fetchVideo: adapter.fetchVideo,
     openMedia: adapter.openMedia,
     observe: (video) => observationFromItemStruct(video.raw),
+    renewUrls: (stale, fresh) => renewTikTokUrls(stale, fresh.raw),
   };
 }

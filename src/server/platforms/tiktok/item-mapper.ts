@@ -1,136 +1,99 @@
-// Maps TikTok's web `itemStruct` (research/tiktok.md §5-6) to what the product needs. Pure.
-// Only watermark-free sources are read (`playAddr`, `bitrateInfo` gears); never `downloadAddr`,
-// never the `www.tiktok.com/aweme/v1/play/` fallback. Muxed H.264 MP4 files (a phone plays them
-// with sound) are options 'hd', 'sd', 'low'; HEVC DASH gears sharper than the best of them are
-// video-only, so they become options ('1080p', '720p') only paired with a `bitrateAudioInfo`
-// track, remuxed by the server (decision 0014): never a silent file.
+// Maps TikTok's web `itemStruct` (research/tiktok.md §5-8, VARIANTS.md) to what the product needs.
+// Pure. Only watermark-free sources are read (`playAddr`, `bitrateInfo` gears); never `downloadAddr`,
+// never the `www.tiktok.com/aweme/v1/play/` fallback. Whole H.264 MP4 files (a phone plays them with
+// sound) are options 'hd', 'sd', 'low'. Gears sharper than the best of them become options by
+// resolution ('1080p', '720p'): a whole MP4 with its own sound is served as it is; a video-only DASH
+// gear only paired with a `bitrateAudioInfo` track, remuxed by the server (decision 0014): never a
+// silent file.
 
-import type { MediaOption, PhotoSlide, VideoModel } from '../video-model.js';
+import type { MediaOption, OriginalSound, PhotoSlide, PostPictures, VideoModel } from '../video-model.js';
+import { byQuality, type Gear, looseNumber, mirrorUrls, readGears, resolutionOf, usableMediaUrl } from './gears.js';
+
+export { looseNumber, usableMediaUrl } from './gears.js';
 
 type Json = Record<string, any>;
 
-/** TikTok sends numbers as numbers or strings depending on the field and the year. */
-export function looseNumber(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim())) return Number(v);
-  return null;
-}
-
-/** Usable media URL: https, not the www.tiktok.com/aweme/v1/play/ 31 KB fallback. */
-export function usableMediaUrl(u: unknown): u is string {
-  if (typeof u !== 'string' || !u.startsWith('https://')) return false;
-  try {
-    const url = new URL(u);
-    return !(
-      url.hostname === 'www.tiktok.com' ||
-      url.hostname === 'tiktok.com' ||
-      url.pathname.startsWith('/aweme/v1/play')
-    );
-  } catch {
-    return false;
-  }
-}
-
-function isMuxedH264(gear: Json): boolean {
-  const codec = String(gear.CodecType ?? '').toLowerCase();
-  const format = String(gear.Format ?? 'mp4').toLowerCase();
-  const key = String(gear.PlayAddr?.UrlKey ?? '');
-  const urls: string[] = gear.PlayAddr?.UrlList ?? [];
-  if (format !== 'mp4') return false; // DASH gears carry no audio
-  if (codec && !codec.includes('h264')) return false; // h265 / bytevc1 / bytevc2
-  if (/_bytevc[12]_/.test(key)) return false;
-  return !urls.some((u) => typeof u === 'string' && u.includes('/media-video-hvc1/'));
-}
-
 const LABELS = ['hd', 'sd', 'low'];
 
-/** A video-only HEVC gear (`h265_hvc1`, `bytevc1`, or a `/media-video-hvc1/` path); never bytevc2. */
-function isHevcVideoOnly(gear: Json): boolean {
-  const codec = String(gear.CodecType ?? '').toLowerCase();
-  const key = String(gear.PlayAddr?.UrlKey ?? '');
-  const urls: string[] = gear.PlayAddr?.UrlList ?? [];
-  if (codec.includes('bytevc2') || /_bytevc2_/.test(key)) return false;
-  return (
-    codec.includes('h265') ||
-    codec.includes('bytevc1') ||
-    /_bytevc1_/.test(key) ||
-    urls.some((u) => typeof u === 'string' && u.includes('/media-video-hvc1/'))
-  );
-}
-
 /** `video.bitrateAudioInfo` tracks, highest bitrate first, each with its usable URLs in order. */
-export function audioTracks(video: Json): string[][] {
-  const tracks = (Array.isArray(video.bitrateAudioInfo) ? video.bitrateAudioInfo : [])
-    .map((a: Json) => ({
-      bitrate: looseNumber(a?.Bitrate) ?? 0,
-      urls: [a?.UrlList?.MainUrl, a?.UrlList?.BackupUrl, a?.UrlList?.FallbackUrl].filter(usableMediaUrl),
-    }))
-    .filter((t: { urls: string[] }) => t.urls.length);
-  return tracks
-    .sort((a: { bitrate: number }, b: { bitrate: number }) => b.bitrate - a.bitrate)
-    .map((t: { urls: string[] }) => t.urls);
+function rankedAudio(video: Json): Array<{ bitrate: number; urls: string[] }> {
+  return (Array.isArray(video.bitrateAudioInfo) ? video.bitrateAudioInfo : [])
+    .filter((a: Json) => a && String(a.MediaType ?? 'audio').toLowerCase() === 'audio')
+    .map((a: Json) => {
+      const list = a.UrlList ?? {};
+      // An object {MainUrl, BackupUrl, FallbackUrl} (2026), or a plain list of mirrors.
+      const urls = Array.isArray(list)
+        ? mirrorUrls(list)
+        : mirrorUrls([list.MainUrl, list.BackupUrl, list.FallbackUrl]);
+      return { bitrate: looseNumber(a.Bitrate) ?? 0, urls };
+    })
+    .filter((t: { urls: string[] }) => t.urls.length)
+    .sort((a: { bitrate: number }, b: { bitrate: number }) => b.bitrate - a.bitrate);
 }
 
-/** HEVC gears sharper than `bestMuxed`, one per size (highest bitrate), with the sound to pair. */
-function hevcOptions(video: Json, bestMuxed: MediaOption | undefined): MediaOption[] {
-  const audio = audioTracks(video);
-  if (!audio.length) return []; // nothing to pair with: never offer a silent file
-  const floor = bestMuxed ? Math.min(bestMuxed.width ?? 0, bestMuxed.height ?? 0) : 0;
-  const bySize = new Map<string, MediaOption>();
-  for (const gear of Array.isArray(video.bitrateInfo) ? video.bitrateInfo : []) {
-    if (!gear || !isHevcVideoOnly(gear)) continue;
-    const urls = (gear.PlayAddr?.UrlList ?? []).filter(usableMediaUrl);
-    const width = looseNumber(gear.PlayAddr?.Width);
-    const height = looseNumber(gear.PlayAddr?.Height);
-    if (!urls.length || !width || !height || Math.min(width, height) <= floor) continue;
-    const option: MediaOption = {
-      quality: `${Math.min(width, height)}p`,
-      codec: 'hevc',
-      width,
-      height,
-      size: looseNumber(gear.PlayAddr?.DataSize),
-      bitrate: looseNumber(gear.Bitrate),
-      urls,
-      audio,
-    };
-    const same = bySize.get(option.quality);
-    if (!same || (option.bitrate ?? 0) > (same.bitrate ?? 0)) bySize.set(option.quality, option);
+export function audioTracks(video: Json): string[][] {
+  return rankedAudio(video).map((t) => t.urls);
+}
+
+const toOption = (g: Gear, quality: string, audio: string[][]): MediaOption => ({
+  quality,
+  codec: g.codec,
+  width: g.width,
+  height: g.height,
+  size: g.size,
+  bitrate: g.bitrate,
+  urls: g.urls,
+  form: g.form,
+  ...(g.form === 'split' ? { audio } : {}),
+});
+
+/**
+ * Gears sharper than `floor` (the best whole H.264 file's short side), one option per resolution:
+ * its best gear, the others as alternates. A split gear needs a sound track, else it is skipped.
+ */
+function sharperOptions(gears: Gear[], audio: string[][], floor: number): MediaOption[] {
+  const byRes = new Map<number, Gear[]>();
+  for (const g of gears) {
+    const res = resolutionOf(g);
+    if (res <= floor || (g.form === 'split' && !audio.length)) continue;
+    if (g.form === 'whole' && g.codec === 'h264') continue; // labelled among the H.264 files
+    byRes.set(res, [...(byRes.get(res) ?? []), g]);
   }
-  return [...bySize.values()].sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0));
+  return [...byRes.entries()]
+    .sort((a, b) => b[0] - a[0])
+    .map(([res, list]) => {
+      const [best, ...rest] = list.sort(byQuality).map((g) => toOption(g, `${res}p`, audio));
+      return rest.length ? { ...best, alternates: rest } : best;
+    });
+}
+
+/** `video.playAddr` as a string, a list of strings or of `{src}` (yt-dlp), or `{UrlList}` (older JSON). */
+function playAddrUrls(video: Json): string[] {
+  const play = video.playAddr;
+  if (play && typeof play === 'object' && !Array.isArray(play))
+    return mirrorUrls(play.UrlList ?? play.urlList ?? play.url_list ?? play.src);
+  return mirrorUrls(play);
 }
 
 export function videoOptions(item: Json): MediaOption[] {
   const video: Json = item.video ?? {};
+  const gears = readGears(video);
   const found: MediaOption[] = [];
   const seen = new Set<string>();
-  for (const gear of Array.isArray(video.bitrateInfo) ? video.bitrateInfo : []) {
-    if (!gear || !isMuxedH264(gear)) continue;
-    const urls = (gear.PlayAddr?.UrlList ?? []).filter(usableMediaUrl);
-    if (!urls.length) continue;
-    const key = String(gear.PlayAddr?.UrlKey ?? gear.PlayAddr?.FileHash ?? urls[0]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    urls.forEach((u: string) => seen.add(u));
+  for (const g of gears) {
+    if (g.codec !== 'h264' || g.form !== 'whole' || g.urls.some((u) => seen.has(u))) continue;
+    g.urls.forEach((u) => seen.add(u));
     found.push({
-      quality: '',
-      codec: 'h264',
-      width: looseNumber(gear.PlayAddr?.Width) ?? looseNumber(video.width),
-      height: looseNumber(gear.PlayAddr?.Height) ?? looseNumber(video.height),
-      size: looseNumber(gear.PlayAddr?.DataSize),
-      bitrate: looseNumber(gear.Bitrate),
-      urls,
+      ...toOption(g, '', []),
+      width: g.width ?? looseNumber(video.width),
+      height: g.height ?? looseNumber(video.height),
     });
   }
   // `playAddr` is the same clean file as the best h264 gear; it is the only source on older pages.
-  const play =
-    typeof video.playAddr === 'string'
-      ? video.playAddr
-      : Array.isArray(video.playAddr)
-        ? video.playAddr[0]?.src
-        : undefined;
-  if (usableMediaUrl(play) && !seen.has(play)) {
+  const play = playAddrUrls(video);
+  if (play.length && !play.some((u) => seen.has(u))) {
     const struct: Json = video.PlayAddrStruct ?? {};
-    const structUrls = (struct.UrlList ?? []).filter(usableMediaUrl);
+    const structUrls = mirrorUrls(struct.UrlList);
     found.push({
       quality: '',
       codec: 'h264',
@@ -138,7 +101,8 @@ export function videoOptions(item: Json): MediaOption[] {
       height: looseNumber(struct.Height) ?? looseNumber(video.height),
       size: looseNumber(struct.DataSize),
       bitrate: looseNumber(video.bitrate),
-      urls: [play, ...structUrls.filter((u: string) => u !== play)],
+      urls: [...new Set([...play, ...structUrls])],
+      form: 'whole',
     });
   }
   found.sort(
@@ -146,7 +110,37 @@ export function videoOptions(item: Json): MediaOption[] {
       (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0) || (b.bitrate ?? 0) - (a.bitrate ?? 0),
   );
   const muxed = found.map((o, i) => ({ ...o, quality: LABELS[i] ?? `q${i + 1}` }));
-  return [...hevcOptions(video, muxed[0]), ...muxed];
+  const floor = muxed[0] ? resolutionOf(muxed[0]) : 0;
+  return [...sharperOptions(gears, audioTracks(video), floor), ...muxed];
+}
+
+/** The sound as TikTok stores it: the best AAC track, else the music file (mp3 or m4a by its mime_type). */
+export function originalSound(item: Json, options: MediaOption[]): OriginalSound | null {
+  const video: Json = item.video ?? {};
+  const sources: OriginalSound['sources'] = rankedAudio(video).map((t) => ({
+    urls: t.urls,
+    ext: 'm4a' as const,
+    bitrate: t.bitrate || null,
+    from: 'track' as const,
+  }));
+  const music = mirrorUrls(item.music?.playUrl);
+  const ext = (u: string) => (/mime_type=audio_mp4|\.m4a(\?|$)/.test(u) ? 'm4a' : 'mp3');
+  // A photo post's sound is its music; a video's music may be a longer clip than the video's sound.
+  const videoSound = options.find((o) => o.codec === 'h264' && (o.form ?? 'whole') === 'whole');
+  if (videoSound && !item.imagePost) sources.push({ urls: videoSound.urls, ext: 'm4a', bitrate: null, from: 'video' });
+  if (music.length) sources.push({ urls: music, ext: ext(music[0]), bitrate: null, from: 'music' });
+  return sources.length ? { sources } : null;
+}
+
+/** The cover, the animated cover and the author's largest picture. */
+export function postPictures(item: Json): PostPictures {
+  const video: Json = item.video ?? {};
+  const author: Json = item.author && typeof item.author === 'object' ? item.author : {};
+  return {
+    cover: mirrorUrls([video.originCover, video.cover, item.imagePost?.cover?.imageURL?.urlList?.[0]]),
+    animatedCover: mirrorUrls(video.dynamicCover),
+    avatar: mirrorUrls([author.avatarLarger, author.avatarMedium, author.avatarThumb]),
+  };
 }
 
 /** TikTok allows 35 slides; anything past 50 is not a real post. */
@@ -179,6 +173,8 @@ export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
     video.dynamicCover,
     item.imagePost?.cover?.imageURL?.urlList?.[0],
   ].find((u) => typeof u === 'string' && u.startsWith('https://'));
+  // A photo post's `video.playAddr`, when present, is its sound (research §7), never a video file.
+  const options = item.imagePost ? [] : videoOptions(item);
   const duration = looseNumber(video.duration) || looseNumber(item.music?.duration) || 0;
   return {
     id,
@@ -190,8 +186,7 @@ export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
     duration: Math.round(duration),
     views: looseNumber(stats.playCount) ?? looseNumber(statsV2.playCount) ?? 0,
     likes: looseNumber(stats.diggCount) ?? looseNumber(statsV2.diggCount) ?? 0,
-    // A photo post's `video.playAddr`, when present, is its sound (research §7), never a video file.
-    options: item.imagePost ? [] : videoOptions(item),
+    options,
     musicUrl:
       typeof item.music?.playUrl === 'string' && item.music.playUrl.startsWith('https://') ? item.music.playUrl : null,
     musicTitle: typeof item.music?.title === 'string' ? item.music.title : null,
@@ -203,6 +198,8 @@ export function mapItemStruct(item: Json, fallbackId: string): VideoModel {
         format: String(s.Format ?? ''),
         source: String(s.Source ?? ''),
       })),
+    originalSound: originalSound(item, options),
+    pictures: postPictures(item),
     isPhotoPost: !!item.imagePost,
     images: item.imagePost ? photoSlides(item) : [],
   };

@@ -7,11 +7,25 @@ import { dropNul } from '../../lib/nul.js';
 type Json = Record<string, any>;
 
 const SCRIPT = /<script\b[^>]*\bid=["']__UNIVERSAL_DATA_FOR_REHYDRATION__["'][^>]*>([\s\S]*?)<\/script>/i;
+/** The 2021 Next.js generation (fixture real_2021-09-11_nextjs_pageProps): `props.pageProps` holds the detail. */
+const NEXT_SCRIPT = /<script\b[^>]*\bid=["']__NEXT_DATA__["'][^>]*>([\s\S]*?)<\/script>/i;
+
+/** `__NEXT_DATA__.props.pageProps` in the shape of a `__DEFAULT_SCOPE__` (same statusCode/itemInfo fields). */
+function nextDataScope(html: string): Json | null {
+  const m = NEXT_SCRIPT.exec(html);
+  if (!m) return null;
+  try {
+    const props = JSON.parse(m[1], dropNul)?.props?.pageProps;
+    return props && typeof props === 'object' && 'statusCode' in props ? { 'webapp.video-detail': props } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The `__DEFAULT_SCOPE__` object, or null when the page carries no rehydration data. */
 export function extractScope(html: string): Json | null {
   const m = SCRIPT.exec(html);
-  if (!m) return null;
+  if (!m) return nextDataScope(html);
   try {
     const data = JSON.parse(m[1], dropNul);
     return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object'
