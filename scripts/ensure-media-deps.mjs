@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 const needs = [
   { pkg: 'ffmpeg', present: () => fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/bin/ffprobe') },
   { pkg: 'pocketsphinx', present: () => fs.existsSync('/usr/bin/pocketsphinx_batch') },
+  { pkg: 'tesseract-ocr', present: () => fs.existsSync('/usr/bin/tesseract') },
   { pkg: 'pocketsphinx-en-us', present: () => fs.existsSync('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin') },
 ];
 const missing = needs.filter((n) => !n.present()).map((n) => n.pkg);
