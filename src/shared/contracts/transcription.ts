@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captionWordSchema } from './caption-studio.js';
 
 export const transcriptionRequest = z.object({
   url: z
@@ -15,6 +16,8 @@ export const transcriptionSegmentSchema = z.object({
   start: z.number(), // seconds
   end: z.number(),
   text: z.string(),
+  /** Issue 29: the segment's words with their times (engines that know them; absent in older results). */
+  words: z.array(captionWordSchema).optional(),
 });
 
 export const transcriptionEngineSchema = z.enum(['captions', 'api', 'offline']);
