@@ -12,6 +12,8 @@ export default defineConfig({
       '@client': path.resolve(import.meta.dirname, 'src/client'),
     },
   },
+  // JASSUB's worker is an ES module that loads parts of itself on demand.
+  worker: { format: 'es' },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: false,

@@ -43,7 +43,8 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The caption studio's preview runs libass as WebAssembly (JASSUB): compiling it needs this.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         mediaSrc: ["'self'", 'blob:'],
