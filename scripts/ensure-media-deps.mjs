@@ -11,6 +11,11 @@ import { spawnSync } from 'node:child_process';
 const needs = [
   { pkg: 'ffmpeg', present: () => fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/bin/ffprobe') },
   { pkg: 'pocketsphinx', present: () => fs.existsSync('/usr/bin/pocketsphinx_batch') },
+  // LibriVox recordings with their transcript: the word error rate of bench/caption-studio.bench.ts.
+  {
+    pkg: 'pocketsphinx-testdata',
+    present: () => fs.existsSync('/usr/share/pocketsphinx/test/data/librivox/transcription'),
+  },
   { pkg: 'tesseract-ocr', present: () => fs.existsSync('/usr/bin/tesseract') },
   { pkg: 'pocketsphinx-en-us', present: () => fs.existsSync('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin') },
   { pkg: 'fonts-inter', present: () => fs.existsSync('/usr/share/fonts/opentype/inter/Inter-Regular.otf') },
@@ -28,6 +33,11 @@ const needs = [
   },
   { pkg: 'fonts-noto-color-emoji', present: () => fs.existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf') },
   { pkg: 'fonts-noto-cjk', present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
+  // LibriVox recordings with their transcript: the word error rate of bench/caption-studio.bench.ts.
+  {
+    pkg: 'pocketsphinx-testdata',
+    present: () => fs.existsSync('/usr/share/pocketsphinx/test/data/librivox/transcription'),
+  },
   { pkg: 'tesseract-ocr', present: () => fs.existsSync('/usr/bin/tesseract') },
   { pkg: 'tesseract-ocr-eng', present: () => fs.existsSync('/usr/share/tesseract-ocr/5/tessdata/eng.traineddata') },
 ];
