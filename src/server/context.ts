@@ -51,6 +51,9 @@ import { createObservationRecorder } from './services/trends-observations.servic
 import { createHashtagObservationsRepository } from './db/repositories/hashtag-observations.repository.js';
 import { createTextToolsFeature } from './services/text-tools.feature.js';
 import type { LlmClient } from './adapters/llm/openai-chat.adapter.js';
+import { createCaptionProjectsRepository } from './db/repositories/caption-projects.repository.js';
+import { withUploads } from './services/caption-studio/upload-media-source.js';
+import { createCaptionStudioFeature } from './services/caption-studio/caption-studio.feature.js';
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
@@ -81,6 +84,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     hashtagObservations: createHashtagObservationsRepository(db),
     scheduleRuns: createScheduleRunsRepository(db),
     batches: createBatchesRepository(db),
+    captionProjects: createCaptionProjectsRepository(db),
   };
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
@@ -103,7 +107,11 @@ export function createContext(config: Config, database: Database, logger: Logger
   );
   const video = createVideoService({ platforms, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
-  const mediaSource = overrides.mediaSource ?? createPlatformMediaSource(() => video);
+  // The caption studio's uploads (`upload:<id>`) are a source too, so transcription reads them as links.
+  const mediaSource = withUploads(overrides.mediaSource ?? createPlatformMediaSource(() => video), {
+    repo: () => repos.captionProjects,
+    results: () => mediaFeature.results,
+  });
   // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items.
   const jobs = createJobQueue({
     connection: database.jobs,
@@ -116,6 +124,13 @@ export function createContext(config: Config, database: Database, logger: Logger
     queue: jobs,
     logger,
     engines: overrides.transcriptionEngines,
+  });
+  // Caption studio (issue 29): uploads, projects, burn-in renders.
+  const studio = createCaptionStudioFeature(config, {
+    repo: repos.captionProjects,
+    media: mediaFeature,
+    source: mediaSource,
+    logger,
   });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
@@ -190,6 +205,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     preview: createPreviewService({ video, media: mediaFeature.media, results: mediaFeature.results }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
+    captionProjects: studio.projects,
+    studioUploads: studio.uploads,
     billing: createBillingService({
       billing: repos.billing,
       users: repos.users,
@@ -226,6 +243,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
   trendsCollectors.tasks.forEach((task) => schedules.add(task));
   schedules.add(batch.expiryTask);
+  schedules.add(studio.uploads.cleanupTask);
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
   const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
     { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },

@@ -18,6 +18,8 @@ import { hashtagsRoutes } from './hashtags.routes.js';
 import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
 import { batchRoutes } from './batch.routes.js';
+import { captionStudioRoutes } from './caption-studio.routes.js';
+import { studioUploadsRoutes } from './studio-uploads.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -42,6 +44,8 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   contentRoutes,
   adminStatusRoutes,
   batchRoutes,
+  captionStudioRoutes,
+  studioUploadsRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {

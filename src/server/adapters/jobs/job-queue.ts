@@ -178,6 +178,22 @@ export function createJobQueue(opts: {
         [name, id],
       );
     },
+    /** Where a running job stands (0..100), kept in its data so every node's status() reads it. */
+    async setProgress(name: string, id: string, percent: number) {
+      await sql(
+        `UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || jsonb_build_object('progress', $3::numeric) WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [name, id, percent],
+      );
+    },
+    /** Cancels an open job even if kept (the person who asked for it said stop). */
+    async cancel(name: string, id: string): Promise<boolean> {
+      const rows = await sql(
+        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = $2 AND state < 'completed' RETURNING 1`,
+        [name, id],
+      );
+      if (rows.length) running.get(id)?.abort();
+      return rows.length > 0;
+    },
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {
       const rows = await sql(
