@@ -31,7 +31,7 @@ function WordField(props: {
       aria-describedby={unsure ? 'studio-unsure-note' : undefined}
       data-unsure={unsure || undefined}
       maxLength={STUDIO_LIMITS.wordChars * 2}
-      size={Math.max(2, Array.from(value).length)}
+      style={{ width: `calc(${Math.max(2, Array.from(value).length)}ch + 0.75rem)` }}
       onChange={(e) => {
         const v = e.target.value;
         setValue(v);

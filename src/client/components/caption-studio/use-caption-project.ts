@@ -64,7 +64,6 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
 
   flushRef.current = flush;
 
-
   const setLines = useCallback(
     (update: (prev: CaptionLine[]) => CaptionLine[]) => {
       const next = update(draft.current.lines);
