@@ -111,6 +111,16 @@ describe.each(DB_KINDS)('studio uploads (%s)', (db) => {
       415,
       'upload.not_video',
     ],
+    [
+      'that starts like an MP4 but is not one',
+      () => {
+        const f = path.join(os.tmpdir(), `fake-ftyp-${process.pid}.mp4`);
+        fs.writeFileSync(f, Buffer.concat([Buffer.from('\0\0\0\x18ftypisom', 'latin1'), Buffer.alloc(5000, 7)]));
+        return f;
+      },
+      415,
+      'upload.not_video',
+    ],
     ['no sound track', () => mutedMp4(2), 422, 'upload.no_audio'],
     ['longer than 10 minutes', () => longVideo(610), 422, 'upload.too_long'],
     [
@@ -135,6 +145,16 @@ describe.each(DB_KINDS)('studio uploads (%s)', (db) => {
     },
     60_000,
   );
+
+  it('refuses a file that does not start like a video at its first chunk, before the rest is sent', async () => {
+    const { res, id } = await create(pro, 1_500_000, 'holiday.mp4');
+    expect(res.status).toBe(201);
+    const first = await patch(pro, id, 0, Buffer.from('%PDF-1.7 this is a document, not a video\n'.repeat(20)));
+    expect(first.status).toBe(415);
+    expect((await first.json()).code).toBe('upload.not_video');
+    expect(kept()).toEqual([]);
+    expect(await t.ctx.repos.captionProjects.findUpload(id)).toBeUndefined();
+  });
 
   it('refuses a file larger than MEDIA_MAX_INPUT_MB before a byte, and a name that is not a video', async () => {
     const big = await create(pro, 3 * 1024 * 1024, 'big.mp4');

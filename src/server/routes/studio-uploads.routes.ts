@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
+import { fail } from '../errors.js';
 import { userOf } from './caption-studio.routes.js';
 import { UPLOADS_PATH } from '../services/caption-studio/studio-uploads.service.js';
 
@@ -16,6 +17,11 @@ export async function studioUploadsRoutes(app: ZApp, ctx: AppContext) {
       const id = uploads().idOf(request.url);
       if (request.method !== 'POST' && request.method !== 'OPTIONS')
         await uploads().owned(userOf(request).id, id ?? '');
+      // Checked while streaming: the first bytes say whether this is a video at all.
+      if (id && !(await uploads().firstChunkIsVideo(id, request.raw))) {
+        reply.header('connection', 'close');
+        throw fail('upload.not_video');
+      }
       reply.hijack();
       await uploads().handle(userOf(request).id, request.raw, reply.raw);
     };

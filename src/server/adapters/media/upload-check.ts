@@ -7,6 +7,16 @@ import { videoProbeFrom, type VideoProbe } from './caption-burn.js';
 import { ProcessError, runProcess } from './media-runner.js';
 import { processFailure } from './media-processor.js';
 
+/**
+ * The first bytes of an MP4 / MOV (an ISO box: `ftyp`, or QuickTime's `moov`, `mdat`, `wide`,
+ * `free`, `skip` at offset 4) or a WebM (the EBML magic): checked on the first chunk of an upload,
+ * so a file that is not a video is refused before the rest of it is sent.
+ */
+export function looksLikeVideo(head: Buffer): boolean {
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return true;
+  return head.length >= 8 && /^(ftyp|moov|mdat|wide|free|skip|pnot)$/.test(head.toString('latin1', 4, 8));
+}
+
 /** Containers ffprobe names for MP4 / MOV and WebM (Matroska). */
 const ACCEPTED_FORMATS = /(^|,)(mov|mp4|m4a|3gp|matroska|webm)(,|$)/;
 

@@ -13,7 +13,7 @@ import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import { STUDIO_LIMITS } from '../../../shared/contracts/caption-studio.js';
 import { AppError, fail } from '../../errors.js';
-import { checkUploadedVideo } from '../../adapters/media/upload-check.js';
+import { checkUploadedVideo, looksLikeVideo } from '../../adapters/media/upload-check.js';
 import type { CaptionProjectsRepository } from '../../db/repositories/caption-projects.repository.js';
 import type { MediaResultsService } from '../media-results.service.js';
 import type { ScheduledTask } from '../schedules.service.js';
@@ -126,7 +126,44 @@ export function createStudioUploads(deps: StudioUploadsDeps) {
     },
   });
 
+  /** Up to `n` bytes from the start of a request body, put back so tus reads them again (the stream stays open). */
+  function peek(req: http.IncomingMessage, n: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let got = 0;
+      const done = () => {
+        req.off('readable', onReadable);
+        req.off('end', done);
+        req.off('error', reject);
+        const head = Buffer.concat(chunks);
+        if (head.length) req.unshift(head);
+        resolve(head.subarray(0, n));
+      };
+      const onReadable = () => {
+        for (let c = req.read() as Buffer | null; c !== null; c = req.read() as Buffer | null) {
+          chunks.push(c);
+          got += c.length;
+          if (got >= n) return done();
+        }
+      };
+      req.on('readable', onReadable);
+      req.once('end', done);
+      req.once('error', reject);
+    });
+  }
+
   return {
+    /**
+     * The first chunk of a file (PATCH at offset 0) must start like a video: anything else is refused
+     * and deleted now, before the rest is sent. True when the request may go on to tus.
+     */
+    async firstChunkIsVideo(id: string, req: http.IncomingMessage): Promise<boolean> {
+      if (req.method !== 'PATCH' || req.headers['upload-offset'] !== '0') return true;
+      if (looksLikeVideo(await peek(req, 12))) return true;
+      await discard(id);
+      await deps.repo.deleteUpload(id);
+      return false;
+    },
     /** Hands a request under /api/uploads to tus as `userId` (the route checked sign-in, Pro and ownership). */
     handle(userId: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
       return caller.run({ userId }, () => tus.handle(req, res));
