@@ -6,6 +6,7 @@
 // Uploads are their owner's: anyone else gets a 404 for them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
@@ -47,8 +48,13 @@ export function createStudioUploads(deps: StudioUploadsDeps) {
   const store = new FileStore({ directory: deps.dir, expirationPeriodInMilliseconds: deps.ttlMs });
   const kindOf = (name: string) => EXTENSIONS[path.extname(name).slice(1).toLowerCase()];
 
+  /** The file and tus's record of it, whichever is still there (the media store may have moved the file). */
+  const discard = async (id: string) => {
+    await fsp.rm(path.join(deps.dir, id), { force: true });
+    await store.configstore.delete(id).catch(() => undefined);
+  };
   async function refuse(id: string, e: AppError): Promise<never> {
-    await store.remove(id).catch(() => undefined);
+    await discard(id);
     await deps.repo.deleteUpload(id);
     throw tusError(e);
   }
@@ -107,7 +113,7 @@ export function createStudioUploads(deps: StudioUploadsDeps) {
         meta,
       });
       await deps.repo.markUploadReady(upload.id, key, meta);
-      await store.remove(upload.id).catch(() => undefined); // the media store has it now
+      await discard(upload.id); // the media store has it now
       return {};
     },
     onResponseError(_req, err) {
@@ -153,7 +159,7 @@ export function createStudioUploads(deps: StudioUploadsDeps) {
           const batch = await deps.repo.listExpiredUploads(new Date());
           if (!batch.length) return removed;
           for (const row of batch) {
-            await store.remove(row.id).catch(() => undefined);
+            await discard(row.id);
             await deps.repo.deleteUpload(row.id);
             removed++;
           }
