@@ -212,6 +212,13 @@ describe('caption studio', () => {
     const { page } = await newPage(browser);
     await proUser(page, 'upload');
     await page.goto(`${server.url}/auto-captions`);
+    // A file that is not a video is refused with the reason, and no project opens.
+    const fake = path.join(dir, 'holiday.mp4');
+    fs.writeFileSync(fake, 'this is not a video at all\n'.repeat(200));
+    await page.getByTestId('studio-file').setInputFiles(fake);
+    await page.getByRole('alert').filter({ hasText: 'This file is not a video.' }).waitFor();
+    expect(await page.getByTestId('caption-studio').count()).toBe(0);
+
     await page.getByTestId('studio-file').setInputFiles(clip);
     await page.getByTestId('caption-studio').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('studio-line').count()).toBe(1);
