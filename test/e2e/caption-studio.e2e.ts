@@ -212,9 +212,35 @@ describe('caption studio', () => {
     const { page } = await newPage(browser);
     await proUser(page, 'upload');
     await page.goto(`${server.url}/auto-captions`);
+    // A file that is not a video is refused with the reason, and no project opens.
+    const fake = path.join(dir, 'holiday.mp4');
+    fs.writeFileSync(fake, 'this is not a video at all\n'.repeat(200));
+    await page.getByTestId('studio-file').setInputFiles(fake);
+    await page.getByRole('alert').filter({ hasText: 'This file is not a video.' }).waitFor();
+    expect(await page.getByTestId('caption-studio').count()).toBe(0);
+
     await page.getByTestId('studio-file').setInputFiles(clip);
     await page.getByTestId('caption-studio').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('studio-line').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('studio-line').count()).toBe(1);
     await screenshot(page, 'caption-studio-upload');
+
+    // From the keyboard: split the line at the third word, move the new line later, merge them back.
+    const lines = page.getByTestId('studio-line');
+    await page.getByLabel('Line 1, word 3').focus();
+    await page.keyboard.press('Alt+s');
+    await expect.poll(() => lines.count()).toBe(2);
+    const before = await lines.nth(1).getByRole('button').first().textContent();
+    await page.getByLabel('Line 2, word 1').focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await expect.poll(() => lines.nth(1).getByRole('button').first().textContent()).not.toBe(before);
+    await page.getByLabel('Line 1, word 1').focus();
+    await page.keyboard.press('Alt+m');
+    await expect.poll(() => lines.count()).toBe(1);
+    await saved(page);
+
+    // On a phone the editor fits the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'caption-studio-mobile');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   }, 120_000);
 });

@@ -16,7 +16,10 @@ const w = (text: string, start: number, end: number) => ({ text, start, end });
 const W = 540;
 const H = 960;
 
-/** Burns the project's ASS into a plain dark clip (negated to dark-on-light for OCR) and returns tesseract's reading of the frame at `at` seconds. */
+/**
+ * Burns the project's ASS into a plain dark clip (negated to dark-on-light for OCR) and returns
+ * tesseract's reading of the frame at `at` seconds.
+ */
 function burnAndRead(name: string, lines: CaptionLine[], style: Partial<CaptionStyle>, at: number): string {
   const ass = path.join(dir, `${name}.ass`);
   fs.writeFileSync(ass, buildAss({ width: W, height: H, lines, style: { ...DEFAULT_CAPTION_STYLE, ...style } }));

@@ -128,6 +128,11 @@ describe('hostile caption text is plain text', () => {
     expect(text).not.toMatch(/\\[A-Za-z]/);
   });
 
+  it('keeps right-to-left, CJK and emoji text as it is', () => {
+    for (const text of ['مرحبا', 'שלום\u200f', '你好世界', 'こんにちは', '🔥🎉'])
+      expect(escapeAssText(text)).toBe(text);
+  });
+
   it('turns control characters (line breaks included) into spaces', () => {
     expect(escapeAssText('a\nb\r\u0000c\u2028d')).toBe('a b  c d');
     const ass = buildAss({ ...project(), title: 'evil\n[Events]\nDialogue: x' });

@@ -6,6 +6,7 @@ import type { CaptionRenderResult } from '@shared/contracts/caption-studio';
 import { CAPTION_EXPORT_FORMATS } from '@shared/contracts/caption-studio';
 import { serverMessage } from '../../lib/query-client';
 import { formatFileSize } from '../../lib/format';
+import { BUTTON as btn } from './ui';
 import { exportUrl, type RenderProgress, renderProject } from './studio-api';
 
 const EXPORT_LABEL: Record<(typeof CAPTION_EXPORT_FORMATS)[number], string> = {
@@ -48,8 +49,6 @@ export function RenderPanel({ projectId, flush }: { projectId: string; flush: ()
         ? `Queued: ${progress.position - 1} ahead…`
         : 'Queued: next…'
       : `Rendering… ${percent}%`;
-  const btn =
-    'inline-flex items-center justify-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium focus:outline-none focus:ring-2 focus:ring-violet-300';
 
   return (
     <section aria-labelledby="studio-render-heading" className="space-y-3">

@@ -7,10 +7,8 @@ import type { CaptionSource } from '@shared/contracts/caption-studio';
 import { formatDuration, formatFileSize } from '../../lib/format';
 import { serverMessage } from '../../lib/query-client';
 import { listProjects } from './studio-api';
+import { BUTTON as btn, FIELD } from './ui';
 import { UPLOAD_ACCEPT, type UploadHandle, uploadVideo } from './upload-source';
-
-const btn =
-  'inline-flex items-center justify-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium focus:outline-none focus:ring-2 focus:ring-violet-300 disabled:opacity-60';
 
 export function SourcePicker(props: {
   url: string;
@@ -54,7 +52,7 @@ export function SourcePicker(props: {
           placeholder={props.url || 'https://www.tiktok.com/@user/video/1234567890'}
           value={link}
           onChange={(e) => setLink(e.target.value)}
-          className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
+          className={`${FIELD} min-w-0 flex-1 px-3 py-2`}
         />
         <button
           type="button"

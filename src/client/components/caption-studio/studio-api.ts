@@ -31,9 +31,26 @@ export async function listProjects(): Promise<CaptionProjectSummary[]> {
   return (await apiRequest('GET', '/api/caption-projects')).json();
 }
 
-/** Autosave; a 409 means another tab or browser saved first (its error carries the status). */
-export async function saveProject(id: string, body: SaveCaptionProjectRequest): Promise<CaptionProject> {
-  return (await apiRequest('PUT', `/api/caption-projects/${encodeURIComponent(id)}`, body)).json();
+/**
+ * Autosave; a 409 means another tab or browser saved first (its error carries the status).
+ * `keepalive` lets the last save of a page being closed or reloaded reach the server.
+ */
+export async function saveProject(
+  id: string,
+  body: SaveCaptionProjectRequest,
+  keepalive = false,
+): Promise<CaptionProject> {
+  const json = JSON.stringify(body);
+  const res = await fetch(`/api/caption-projects/${encodeURIComponent(id)}`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: json,
+    credentials: 'include',
+    // Browsers refuse keepalive bodies over 64 KB; a long project's last save then goes as usual.
+    keepalive: keepalive && json.length < 60_000,
+  });
+  if (!res.ok) throw await failed(res);
+  return res.json();
 }
 
 export const mediaUrl = (id: string) => `/api/caption-projects/${encodeURIComponent(id)}/media`;

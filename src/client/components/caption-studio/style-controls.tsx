@@ -1,6 +1,7 @@
 // Caption look: preset, position, font, size, colours and words per line. Every control is a
 // labelled native field, so it works from the keyboard and with a screen reader as it is.
 import { CAPTION_FONTS, CAPTION_POSITIONS, CAPTION_PRESETS, type CaptionStyle } from '@shared/contracts/caption-studio';
+import { FIELD } from './ui';
 
 const PRESET_LABEL: Record<CaptionStyle['preset'], string> = {
   clean: 'Clean (white, outline)',
@@ -21,8 +22,7 @@ const COLORS: { key: 'textColor' | 'highlightColor' | 'outlineColor' | 'boxColor
   { key: 'boxColor', label: 'Box' },
 ];
 
-const field =
-  'w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+const field = `${FIELD} w-full`;
 const label = 'mb-1 block text-xs font-semibold text-slate-700';
 
 export function StyleControls({

@@ -7,6 +7,8 @@ import { STUDIO_LIMITS } from '@shared/contracts/caption-studio';
 import { isUnsure, lineEnd, lineStart, mergeWithNext, nudgeLine, setWordText, splitLine } from './line-edits';
 
 const NUDGE = 0.1;
+const WORD =
+  'min-w-0 rounded border px-1 py-0.5 text-slate-900 outline-none focus:border-violet-500 focus:ring-2 focus:ring-violet-200';
 
 export const clock = (s: number) => {
   const t = Math.max(0, s);
@@ -42,7 +44,7 @@ function WordField(props: {
         if (value !== props.word.text) props.onText(value);
       }}
       onKeyDown={props.onKey}
-      className={`min-w-0 rounded border px-1 py-0.5 text-slate-900 outline-none focus:border-violet-500 focus:ring-2 focus:ring-violet-200 ${
+      className={`${WORD} ${
         unsure
           ? 'border-dashed border-amber-500 bg-amber-50'
           : 'border-transparent bg-transparent hover:border-slate-300'
@@ -138,7 +140,7 @@ export function TranscriptEditor(props: { lines: CaptionLine[]; edit: Edit; time
       </h3>
       <p id="studio-unsure-note" className="text-xs text-slate-500">
         {unsure > 0
-          ? `${unsure} word${unsure === 1 ? '' : 's'} the recogniser was unsure of ${unsure === 1 ? 'is' : 'are'} marked with a dashed outline.`
+          ? `${unsure === 1 ? '1 word' : `${unsure} words`} the recogniser was unsure of: dashed outline.`
           : 'Click a word to fix it.'}{' '}
         Keys in a word: Alt+S split here, Alt+M merge with next line, Alt+←/→ move the line 0.1 s, Alt+P play it.
       </p>

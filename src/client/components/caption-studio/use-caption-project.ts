@@ -27,40 +27,43 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
     timer.current = setTimeout(() => void flushRef.current(), SAVE_DELAY_MS);
   }, []);
 
-  const flush = useCallback(async () => {
-    if (inFlight.current || !draft.current.dirty) return;
-    inFlight.current = true;
-    draft.current.dirty = false;
-    setSaveState('saving');
-    const { lines: l, style: s, revision } = draft.current;
-    try {
-      const saved = await saveProject(initial.id, { revision, lines: l, style: s });
-      draft.current.revision = saved.revision;
-      setProject(saved);
-      setSaveError(undefined);
-      setSaveState(draft.current.dirty ? 'unsaved' : 'saved');
-    } catch (err) {
-      if (err instanceof Error && err.message.startsWith('409')) {
-        const latest = await getProject(initial.id).catch(() => null);
-        if (latest) {
-          draft.current = { lines: latest.lines, style: latest.style, revision: latest.revision, dirty: false };
-          setProject(latest);
-          setLinesState(latest.lines);
-          setStyleState(latest.style);
-          setSaveState('saved');
-          onConflict('This project was changed in another tab or browser: showing the latest version.');
+  const flush = useCallback(
+    async (leaving = false) => {
+      if (inFlight.current || !draft.current.dirty) return;
+      inFlight.current = true;
+      draft.current.dirty = false;
+      setSaveState('saving');
+      const { lines: l, style: s, revision } = draft.current;
+      try {
+        const saved = await saveProject(initial.id, { revision, lines: l, style: s }, leaving);
+        draft.current.revision = saved.revision;
+        setProject(saved);
+        setSaveError(undefined);
+        setSaveState(draft.current.dirty ? 'unsaved' : 'saved');
+      } catch (err) {
+        if (err instanceof Error && err.message.startsWith('409')) {
+          const latest = await getProject(initial.id).catch(() => null);
+          if (latest) {
+            draft.current = { lines: latest.lines, style: latest.style, revision: latest.revision, dirty: false };
+            setProject(latest);
+            setLinesState(latest.lines);
+            setStyleState(latest.style);
+            setSaveState('saved');
+            onConflict('This project was changed in another tab or browser: showing the latest version.');
+          }
+        } else {
+          draft.current.dirty = true;
+          setSaveError(serverMessage(err) ?? 'Could not save. Your changes are kept here; retrying shortly.');
+          setSaveState('error');
+          timer.current = setTimeout(() => void flush(), SAVE_DELAY_MS * 5);
         }
-      } else {
-        draft.current.dirty = true;
-        setSaveError(serverMessage(err) ?? 'Could not save. Your changes are kept here; retrying shortly.');
-        setSaveState('error');
-        timer.current = setTimeout(() => void flush(), SAVE_DELAY_MS * 5);
+      } finally {
+        inFlight.current = false;
+        if (draft.current.dirty) schedule();
       }
-    } finally {
-      inFlight.current = false;
-      if (draft.current.dirty) schedule();
-    }
-  }, [initial.id, onConflict, schedule]);
+    },
+    [initial.id, onConflict, schedule],
+  );
 
   flushRef.current = flush;
 
@@ -97,10 +100,10 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
     }
   }, [flush]);
 
-  // Leaving the page or the project: what is typed is sent at once.
+  // Leaving the page or the project: what is typed is sent at once (kept alive past the page's end).
   useEffect(() => {
     const onHide = () => {
-      if (draft.current.dirty) void flush();
+      if (draft.current.dirty) void flush(true);
     };
     window.addEventListener('pagehide', onHide);
     return () => {
