@@ -98,6 +98,10 @@ describe.each(DB_KINDS)('studio uploads (%s)', (db) => {
     const theirs = await other.post('/api/caption-projects', { source: { kind: 'upload', uploadId: id } });
     expect(theirs.status).toBe(404);
     expect((await theirs.json()).code).toBe('upload.not_found');
+    // Nor by naming it as a link.
+    const sneaky = await other.post('/api/caption-projects', { source: { kind: 'link', url: `upload:${id}` } });
+    expect(sneaky.status).toBe(400);
+    expect((await sneaky.json()).code).toBe('link.unsupported');
   });
 
   it.each([

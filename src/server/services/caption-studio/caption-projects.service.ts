@@ -24,6 +24,7 @@ import type {
 } from '../../db/repositories/caption-projects.repository.js';
 import type { MediaResult } from '../../db/repositories/media-results.repository.js';
 import { fail } from '../../errors.js';
+import { platformList } from '../../platforms/errors.js';
 import type { MediaJobs, PendingJob } from '../media-jobs.service.js';
 import { parseRange, type MediaResultsService } from '../media-results.service.js';
 import type { TranscriptionService } from '../transcription.service.js';
@@ -38,6 +39,7 @@ export interface CaptionProjectsDeps {
   results: MediaResultsService;
   store: MediaStore;
   jobs: MediaJobs;
+  platformNames: () => string[];
 }
 
 type User = { id: string };
@@ -105,6 +107,9 @@ export function createCaptionProjectsService(deps: CaptionProjectsDeps) {
       who: JobOwner,
       opts: Async = {},
     ): Promise<CaptionProject | PendingJob> {
+      // A link is a web link: `upload:<id>` names reach the sources only from an upload checked as the caller's.
+      if (source.kind === 'link' && !/^https?:\/\//i.test(source.url))
+        throw fail('link.unsupported', { variant: 'unknown_site', platforms: platformList(deps.platformNames()) });
       const upload = source.kind === 'upload' ? await deps.uploads.ready(user, source.uploadId) : null;
       const url = upload ? upload.url : source.kind === 'link' ? source.url : '';
       // The transcript first: it answers a bad link's errors before any video is fetched.

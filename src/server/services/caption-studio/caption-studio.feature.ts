@@ -41,6 +41,7 @@ export function createCaptionStudioFeature(
     results: m.results,
     store: m.store,
     jobs: m.jobs,
+    platformNames: () => deps.source.platformNames(),
   });
   return { uploads, projects };
 }
