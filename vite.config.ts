@@ -16,6 +16,8 @@ export default defineConfig({
       { find: /^react(-dom)?$/, replacement: 'preact/compat' },
     ],
   },
+  // JASSUB's worker is an ES module that loads parts of itself on demand.
+  worker: { format: 'es' },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: false,

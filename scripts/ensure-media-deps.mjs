@@ -1,5 +1,8 @@
-// The media tests need Debian's ffmpeg (its flite voice makes speech with known words) and the
-// offline recogniser pocketsphinx with its English model. Installed with apt when missing and
+// The media tests need Debian's ffmpeg (its flite voice makes speech with known words, its libass
+// burns captions in), the offline recogniser pocketsphinx with its English model, the caption
+// studio's fonts (issue 29: Inter, Bebas Neue, League Spartan, Roboto, colour emoji, and Noto CJK
+// so Chinese and Japanese captions render) and tesseract-ocr (the end-to-end test reads a rendered
+// frame). Installed with apt when missing and
 // running as root; otherwise the run fails with the exact command. The product itself runs without
 // them (npm ships an ffmpeg; captions then need the video's own captions or a transcription API).
 import fs from 'node:fs';
@@ -8,7 +11,35 @@ import { spawnSync } from 'node:child_process';
 const needs = [
   { pkg: 'ffmpeg', present: () => fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/bin/ffprobe') },
   { pkg: 'pocketsphinx', present: () => fs.existsSync('/usr/bin/pocketsphinx_batch') },
+  // LibriVox recordings with their transcript: the word error rate of bench/caption-studio.bench.ts.
+  {
+    pkg: 'pocketsphinx-testdata',
+    present: () => fs.existsSync('/usr/share/pocketsphinx/test/data/librivox/transcription'),
+  },
+  { pkg: 'tesseract-ocr', present: () => fs.existsSync('/usr/bin/tesseract') },
   { pkg: 'pocketsphinx-en-us', present: () => fs.existsSync('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin') },
+  { pkg: 'fonts-inter', present: () => fs.existsSync('/usr/share/fonts/opentype/inter/Inter-Regular.otf') },
+  {
+    pkg: 'fonts-bebas-neue',
+    present: () => fs.existsSync('/usr/share/fonts/opentype/bebas-neue/BebasNeue-Regular.otf'),
+  },
+  {
+    pkg: 'fonts-league-spartan',
+    present: () => fs.existsSync('/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf'),
+  },
+  {
+    pkg: 'fonts-roboto-unhinted',
+    present: () => fs.existsSync('/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf'),
+  },
+  { pkg: 'fonts-noto-color-emoji', present: () => fs.existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf') },
+  { pkg: 'fonts-noto-cjk', present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
+  // LibriVox recordings with their transcript: the word error rate of bench/caption-studio.bench.ts.
+  {
+    pkg: 'pocketsphinx-testdata',
+    present: () => fs.existsSync('/usr/share/pocketsphinx/test/data/librivox/transcription'),
+  },
+  { pkg: 'tesseract-ocr', present: () => fs.existsSync('/usr/bin/tesseract') },
+  { pkg: 'tesseract-ocr-eng', present: () => fs.existsSync('/usr/share/tesseract-ocr/5/tessdata/eng.traineddata') },
 ];
 const missing = needs.filter((n) => !n.present()).map((n) => n.pkg);
 if (missing.length) {

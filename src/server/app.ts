@@ -46,7 +46,8 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The caption studio's preview runs libass as WebAssembly (JASSUB): compiling it needs this.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Images from elsewhere come through the product (services/image-relay.ts): a page view
         // tells no third party who looked.

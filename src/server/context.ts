@@ -54,6 +54,9 @@ import { createObservationRecorder } from './services/trends-observations.servic
 import { createHashtagObservationsRepository } from './db/repositories/hashtag-observations.repository.js';
 import { createTextToolsFeature } from './services/text-tools.feature.js';
 import type { LlmClient } from './adapters/llm/openai-chat.adapter.js';
+import { createCaptionProjectsRepository } from './db/repositories/caption-projects.repository.js';
+import { withUploads } from './services/caption-studio/upload-media-source.js';
+import { createCaptionStudioFeature } from './services/caption-studio/caption-studio.feature.js';
 
 export interface ContextOverrides {
   oidc?: OidcAdapter | null;
@@ -86,6 +89,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     hashtagObservations: createHashtagObservationsRepository(db),
     scheduleRuns: createScheduleRunsRepository(db),
     batches: createBatchesRepository(db),
+    captionProjects: createCaptionProjectsRepository(db),
   };
   const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
   const adapters = {
@@ -108,7 +112,11 @@ export function createContext(config: Config, database: Database, logger: Logger
   );
   const video = createVideoService({ platforms, observers: () => videoObservers, logger });
   const quota = createQuotaService({ downloads: repos.downloads });
-  const mediaSource = overrides.mediaSource ?? createPlatformMediaSource(() => video);
+  // The caption studio's uploads (`upload:<id>`) are a source too, so transcription reads them as links.
+  const mediaSource = withUploads(overrides.mediaSource ?? createPlatformMediaSource(() => video), {
+    repo: () => repos.captionProjects,
+    results: () => mediaFeature.results,
+  });
   // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items.
   const jobs = createJobQueue({
     connection: database.jobs,
@@ -122,6 +130,13 @@ export function createContext(config: Config, database: Database, logger: Logger
     logger,
     engines: overrides.transcriptionEngines,
     testKinds: overrides.testJobKinds,
+  });
+  // Caption studio (issue 29): uploads, projects, burn-in renders.
+  const studio = createCaptionStudioFeature(config, {
+    repo: repos.captionProjects,
+    media: mediaFeature,
+    source: mediaSource,
+    logger,
   });
   // Trends (issue 7): analysis from stored data; collectors fetch through the guarded client.
   const trendsHttp = trendsHttpFrom(adapters.http);
@@ -201,6 +216,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     }),
     audio: mediaFeature.audio,
     transcription: mediaFeature.transcription,
+    captionProjects: studio.projects,
+    studioUploads: studio.uploads,
     billing: createBillingService({
       billing: repos.billing,
       users: repos.users,
@@ -248,6 +265,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
   trendsCollectors.tasks.forEach((task) => schedules.add(task));
   schedules.add(batch.expiryTask);
+  schedules.add(studio.uploads.cleanupTask);
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
   const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
     { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },

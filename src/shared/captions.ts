@@ -1,17 +1,58 @@
 // Caption formats shared by server and client: WebVTT parsing (a platform's own captions), segment
 // normalisation (ordered, non-overlapping, inside the media) and SRT / WebVTT / text output.
+import { STUDIO_LIMITS, type CaptionWord } from './contracts/caption-studio.js';
 
 export interface CaptionSegment {
   id: number;
   start: number; // seconds
   end: number; // seconds
   text: string;
+  /** Word times (issue 29) where the engine gave or we could spread them; inside [start, end]. */
+  words?: CaptionWord[];
 }
 
 export interface RawCue {
   start: number;
   end: number;
   text: string;
+  words?: CaptionWord[];
+}
+
+/**
+ * Word times spread over a cue by character count (a caption file knows only cue times): each word
+ * gets a share of the cue proportional to its length plus one, so short words still show.
+ */
+export function spreadWords(cue: RawCue): CaptionWord[] {
+  const tokens = cue.text.split(/\s+/).filter(Boolean);
+  const span = Math.max(0, cue.end - cue.start);
+  const weights = tokens.map((t) => t.length + 1);
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  let t = cue.start;
+  return tokens.map((text, i) => {
+    const start = t;
+    t += (span * weights[i]) / total;
+    return { text: clipWord(text), start: round3(start), end: round3(i === tokens.length - 1 ? cue.end : t) };
+  });
+}
+
+/** A word longer than the contract allows is cut (a 10,000-character "word" stays bounded). */
+const clipWord = (text: string) => Array.from(text).slice(0, STUDIO_LIMITS.wordChars).join('');
+
+/** Words inside [start, end], ordered, with text; times rounded like the segments'. */
+function fitWords(words: CaptionWord[] | undefined, start: number, end: number): CaptionWord[] | undefined {
+  if (!words) return undefined;
+  const out: CaptionWord[] = [];
+  for (const w of words) {
+    const text = clipWord(w.text.replace(/\s+/g, ' ').trim());
+    if (!text || !Number.isFinite(w.start) || !Number.isFinite(w.end)) continue;
+    const s = Math.min(end, Math.max(start, w.start));
+    const e = Math.min(end, Math.max(s, w.end));
+    const word: CaptionWord = { text, start: round3(s), end: round3(e) };
+    if (typeof w.confidence === 'number' && Number.isFinite(w.confidence))
+      word.confidence = Math.round(Math.min(1, Math.max(0, w.confidence)) * 1000) / 1000;
+    out.push(word);
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** `hh:mm:ss.ttt` or `mm:ss.ttt` (a comma is accepted too) to seconds; NaN when malformed. */
@@ -65,6 +106,7 @@ export function normalizeSegments(cues: RawCue[], duration: number): CaptionSegm
       start: Math.max(0, c.start),
       end: Math.min(limit, c.end),
       text: c.text.replace(/\s+/g, ' ').trim(),
+      words: c.words,
     }))
     .filter((c) => c.text && c.start < limit && Number.isFinite(c.start))
     .sort((x, y) => x.start - y.start);
@@ -77,15 +119,20 @@ export function normalizeSegments(cues: RawCue[], duration: number): CaptionSegm
       if (start <= prev.start) {
         prev.text = `${prev.text} ${c.text}`;
         prev.end = Math.max(prev.end, Math.min(limit, c.end));
+        if (prev.words || c.words) prev.words = [...(prev.words ?? []), ...(c.words ?? [])];
         continue;
       }
       prev.end = start;
     }
     const end = Math.max(start, Math.min(limit, c.end));
     start = round3(start);
-    out.push({ id: out.length + 1, start, end: round3(end), text: c.text });
+    out.push({ id: out.length + 1, start, end: round3(end), text: c.text, ...(c.words ? { words: c.words } : {}) });
   }
-  return out.map((s) => ({ ...s, start: round3(s.start), end: round3(s.end) }));
+  return out.map((s) => {
+    const seg: CaptionSegment = { ...s, start: round3(s.start), end: round3(s.end) };
+    if (s.words) seg.words = fitWords(s.words, seg.start, seg.end);
+    return seg;
+  });
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -314,7 +314,31 @@ export const ERROR_CATALOGUE = {
   'batch.item_failed': { status: 503, message: 'This video could not be fetched right now. Please retry it later.' },
   'batch.duplicate': { status: 409, message: 'This video is already in the batch.' },
 
-  // Trending videos and the blog
+  // Caption studio (issue 29)
+  'studio.not_found': { status: 404, message: 'This caption project does not exist, or it is not yours.' },
+  'studio.stale_revision': {
+    status: 409,
+    message: 'This project was changed in another tab or browser. Reload it to see the latest version.',
+  },
+  'studio.source_gone': {
+    status: 410,
+    message: 'The video of this project is no longer kept here. Start a new project from the link or file.',
+  },
+  'studio.photo_post': { status: 422, message: 'Photo posts have no video to caption. Please use a video link.' },
+  'upload.not_found': { status: 404, message: 'This upload does not exist, or it is not yours.' },
+  'upload.not_video': { status: 415, message: 'This file is not a video. Please upload an MP4, MOV or WebM file.' },
+  'upload.no_audio': { status: 422, message: 'This video has no sound track, so there is nothing to caption.' },
+  'upload.too_long': {
+    status: 422,
+    message: 'This video is longer than {minutes} minutes. Please upload a shorter clip.',
+  },
+  'upload.too_large': { status: 413, message: 'This file is larger than {mb} MB. Please upload a smaller video.' },
+  'upload.incomplete': {
+    status: 422,
+    message: 'The file is cut off: it ends before the video does. Please upload the whole file again.',
+  },
+  'upload.not_finished': { status: 409, message: 'This upload has not finished yet.' },
+
   'trending.not_found': { status: 404, message: 'Video not found' },
   'trending.already_boosted': { status: 409, message: 'You have already boosted this video.' },
   'trending.not_curator': { status: 403, message: 'Only the curator or an administrator can remove this video.' },

@@ -1,7 +1,8 @@
 /**
  * A fake OpenAI-compatible transcription API on 127.0.0.1: POST /v1/audio/transcriptions with
  * multipart form data (file, model, response_format, timestamp_granularities[]), answering
- * verbose_json like OpenAI does: { task, language: 'english', duration, text, segments[] }.
+ * verbose_json like OpenAI does: { task, language: 'english', duration, text, segments[] }, plus
+ * `words[]` ({ word, start, end }) when `timestamp_granularities[]=word` was asked for.
  * It measures the uploaded audio with ffprobe and spreads the configured sentences over it, so the
  * answer depends on what was really sent. Requires `Authorization: Bearer <apiKey>` when set.
  *
@@ -97,12 +98,24 @@ export async function startFakeTranscribeApi(opts: { apiKey?: string; sentences:
       no_speech_prob: 0.01,
     }));
     if (form.get('response_format') !== 'verbose_json') return send(200, { text: opts.sentences.join(' ') });
+    // OpenAI's word list: punctuation stripped, times spread evenly inside each segment.
+    const words = segments.flatMap((seg) => {
+      const tokens = seg.text.trim().split(/\s+/);
+      const w = (seg.end - seg.start) / tokens.length;
+      return tokens.map((t, k) => ({
+        word: t.replace(/[.,!?;:]+$/, ''),
+        start: Number((seg.start + k * w).toFixed(2)),
+        end: Number((seg.start + (k + 1) * w).toFixed(2)),
+      }));
+    });
+    const wantWords = (form.getAll('timestamp_granularities[]') as string[]).includes('word');
     return send(200, {
       task: 'transcribe',
       language: opts.language ?? 'english',
       duration,
       text: opts.sentences.join(' '),
       segments,
+      ...(wantWords ? { words } : {}),
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -35,6 +35,20 @@ function expectWellFormed(r: TranscriptionResult) {
   expect(r.fullText).toBe(r.segments.map((s) => s.text).join(' '));
 }
 
+/** Issue 29: every segment carries its words, in order, inside the segment's times. */
+function expectTimedWords(r: TranscriptionResult) {
+  for (const s of r.segments) {
+    const words = s.words ?? [];
+    expect(words.length).toBeGreaterThan(0);
+    words.forEach((w, i) => {
+      expect(w.start).toBeGreaterThanOrEqual(s.start);
+      expect(w.end).toBeLessThanOrEqual(s.end);
+      expect(w.end).toBeGreaterThanOrEqual(w.start);
+      if (i > 0) expect(w.start).toBeGreaterThanOrEqual(words[i - 1].start);
+    });
+  }
+}
+
 describe.each(DB_KINDS)('auto captions (%s)', (db) => {
   let tt: FakeTikTok;
   let t: TestApp;
@@ -78,11 +92,18 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
       author: 'fakecreator',
       duration: 3,
     });
-    expect(r.segments).toEqual([
+    expect(r.segments.map(({ words, ...s }) => s)).toEqual([
       { id: 1, start: 0.2, end: 1.7, text: 'Hey everyone, welcome back' },
       { id: 2, start: 1.7, end: 2.9, text: 'to my kitchen' },
     ]);
     expectWellFormed(r);
+    // Cue times only in a caption file: the words are spread inside each cue, longer words longer.
+    expectTimedWords(r);
+    const second = r.segments[1].words ?? [];
+    expect(second.map((w) => w.text)).toEqual(['to', 'my', 'kitchen']);
+    const [to, , kitchen] = second;
+    expect(kitchen.end - kitchen.start).toBeGreaterThan(to.end - to.start);
+    expect(kitchen.end).toBe(2.9);
     expect(tt.transfers.filter((x) => x.path.includes('normal_540_0')).length).toBe(before);
   });
 
@@ -96,6 +117,9 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     expectWellFormed(r);
     const wer = wordErrorRate(PASSAGES.join(' '), r.fullText);
     expect(wer).toBeLessThan(0.15);
+    // The recogniser's own word times: one word per recognised word, spoken over real time.
+    expectTimedWords(r);
+    for (const s of r.segments) expect((s.words ?? []).map((w) => w.text).join(' ')).toBe(s.text);
     expect(r.segments.length).toBeGreaterThanOrEqual(3); // the pauses split the passages
   }, 120_000);
 
@@ -150,8 +174,15 @@ describe('auto captions with an OpenAI-compatible API', () => {
     expect(call).toMatchObject({
       model: 'whisper-large-v3',
       responseFormat: 'verbose_json',
-      granularities: ['segment'],
+      granularities: ['segment', 'word'],
     });
+    // Words from the answer's `words[]`, each in the segment it was spoken in.
+    expectTimedWords(r);
+    expect(r.segments.map((s) => (s.words ?? []).map((w) => w.text).join(' '))).toEqual([
+      'Hello and welcome',
+      'This is the second sentence',
+      'Goodbye',
+    ]);
     expect(Math.abs(call.audioDuration - r.duration)).toBeLessThan(0.2);
 
     // A second request for the same video reuses the stored transcript: no new upload.

@@ -95,8 +95,17 @@ describe('pocketsphinx batch', () => {
     ]);
     const cues = wordsToCues(words);
     expect(cues).toEqual([
-      { start: 10.19, end: 11.05, text: 'welcome to our' },
-      { start: 11.3, end: 11.6, text: 'cooking' },
+      {
+        start: 10.19,
+        end: 11.05,
+        text: 'welcome to our',
+        words: [
+          { text: 'welcome', start: 10.19, end: 10.62 },
+          { text: 'to', start: 10.62, end: 10.77 },
+          { text: 'our', start: 10.77, end: 11.05 },
+        ],
+      },
+      { start: 11.3, end: 11.6, text: 'cooking', words: [{ text: 'cooking', start: 11.3, end: 11.6 }] },
     ]);
   });
   it('splits a long run of words at the maximum cue length', () => {

@@ -1,6 +1,6 @@
 // Auto captions (SPEC 2 'Auto captions', SPEC 5 'Captions', SPEC 8 'Tools'): a video link in,
 // timestamped segments out, with Copy and Download as .txt, plus SRT and WebVTT for video editors.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Captions, Clock, Copy, Download, Globe, ListOrdered, User } from 'lucide-react';
 import type { TranscriptionResult } from '@shared/contracts/transcription';
@@ -12,6 +12,9 @@ import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
 import { CAPTIONS_UPSELL } from '../components/upsell-samples';
 import { usePlatforms } from '../hooks/use-platforms';
+
+// The studio (editor, JASSUB preview, uploads) loads only when the page is open.
+const CaptionStudio = lazy(() => import('../components/caption-studio/caption-studio'));
 
 const INVALID_FORMAT = 'Invalid transcription response format';
 
@@ -212,6 +215,9 @@ export default function AutoCaptionsPage() {
           </div>
         </section>
       )}
+      <Suspense fallback={null}>
+        <CaptionStudio url={r ? url : ''} />
+      </Suspense>
     </ToolPage>
   );
 }

@@ -346,3 +346,51 @@ export const batchItems = pgTable(
     index('batch_items_queue_idx').on(t.status, t.queuedAt),
   ],
 );
+
+// ---------------------------------------------------------------- caption studio (issue 29)
+// An uploaded video (tus): private to its owner; the bytes live in the media store under
+// `resultKey` once complete and probed, and expire with it (MEDIA_RESULT_TTL_HOURS).
+export const studioUploads = pgTable(
+  'studio_uploads',
+  {
+    id: varchar('id', { length: 64 }).primaryKey(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fileName: varchar('file_name', { length: 255 }).notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    // receiving -> ready (probed, stored) ; a refused file is deleted with its row.
+    status: varchar('status', { length: 20 }).notNull(),
+    resultKey: varchar('result_key', { length: 255 }),
+    meta: jsonb('meta'), // { width, height, duration }
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('studio_uploads_user_idx').on(t.userId), index('studio_uploads_expiry_idx').on(t.expiresAt)],
+);
+
+// A caption project: the words and style the editor saves (jsonb, bounded by the contract), a
+// revision for stale-save detection, and the media result holding its source video.
+export const captionProjects = pgTable(
+  'caption_projects',
+  {
+    id: varchar('id', { length: 36 }).primaryKey(),
+    userId: varchar('user_id', { length: 36 })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    source: jsonb('source').notNull(),
+    title: varchar('title', { length: 200 }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    duration: integer('duration_ms').notNull(),
+    language: varchar('language', { length: 16 }).notNull(),
+    engine: varchar('engine', { length: 16 }).notNull(),
+    lines: jsonb('lines').notNull(),
+    style: jsonb('style').notNull(),
+    revision: integer('revision').notNull().default(0),
+    mediaKey: varchar('media_key', { length: 255 }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('caption_projects_user_idx').on(t.userId, t.updatedAt)],
+);

@@ -19,6 +19,10 @@ export interface JobPayloads {
   slideshow: { url: string };
   /** A free user's short preview clip (decision 0010). */
   preview: { platform: string; videoId: string };
+  /** The caption studio's copy of a linked video (the preview's and the render's source). */
+  'studio-source': { url: string };
+  /** A caption project burned into its video (no retries: the person watching says try again). */
+  'caption-render': { projectId: string; userId: string };
   /** One link of a batch (its own queue: items of one batch take turns with other batches). */
   'batch.item': { itemId: number };
   /** One turn of a scheduled task (queue `schedule.<task>`). */
@@ -55,6 +59,8 @@ export const JOB_CATALOGUE: Record<JobName, JobKind> = {
   images: media(),
   slideshow: media(),
   preview: media(0), // a person is watching the card: a failure is shown at once
+  'studio-source': media(),
+  'caption-render': media(0),
   'batch.item': {
     queue: 'batch.item',
     retry: { retries: 2, backoffSeconds: 5 },

@@ -21,6 +21,8 @@ import { batchRoutes } from './batch.routes.js';
 import { platformsRoutes } from './platforms.routes.js';
 import { imagesRoutes } from './images.routes.js';
 import { sitePagesRoutes } from './site-pages.routes.js';
+import { captionStudioRoutes } from './caption-studio.routes.js';
+import { studioUploadsRoutes } from './studio-uploads.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -48,6 +50,8 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   platformsRoutes,
   imagesRoutes,
   sitePagesRoutes,
+  captionStudioRoutes,
+  studioUploadsRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {

@@ -18,4 +18,10 @@ export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
     { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
     async (request) => ctx.services.mediaJobs.status(request.params.id, request.user?.id ?? ''),
   );
+  // Cancel (a caption render's Cancel button): only the job's own owner; anyone else is told it does not exist.
+  app.delete(
+    '/api/media-jobs/:id',
+    { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
+    async (request) => ctx.services.mediaJobs.cancel(request.params.id, request.user?.id ?? ''),
+  );
 }

@@ -46,7 +46,9 @@ export type MediaJobHandler<K extends string = string> = (
   data: JobData<K>,
   signal: AbortSignal,
   who: JobOwner,
-  local?: unknown,
+  local: unknown,
+  /** Where the work stands, 0..100 (a caption render reports ffmpeg's); shown by status(). */
+  progress: (percent: number) => void,
 ) => Promise<MediaResult>;
 export type PendingJob = MediaJobView & { state: 'queued' | 'running' };
 
@@ -118,7 +120,15 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       if (!run) throw interrupted(); // a node of another release; it is not this request's fault
       // A second job of the key (queued while the first ran) finds the first one's result.
       const key = String(data.key);
-      const row = (await deps.results.find(key)) ?? (await run(data as JobData<string>, signal, who, locals.get(key)));
+      // Progress is written at most once a second: it is a database update.
+      let last = 0;
+      const progress = (percent: number) => {
+        if (Date.now() - last < 1000) return;
+        last = Date.now();
+        void deps.queue.setProgress(MEDIA_QUEUE, id, percent).catch(() => undefined);
+      };
+      const row =
+        (await deps.results.find(key)) ?? (await run(data as JobData<string>, signal, who, locals.get(key), progress));
       settled.emit(id, { row } satisfies Outcome);
       return { stored: row.key };
     } catch (err) {
@@ -230,7 +240,10 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     if (!s) throw fail('media.job_not_found');
     if (s.state === 'created' || s.state === 'retry')
       return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
-    if (s.state === 'active') return { id, state: 'running' };
+    if (s.state === 'active') {
+      const p = Number(s.data.progress);
+      return { id, state: 'running', ...(Number.isFinite(p) && s.data.progress !== undefined ? { progress: p } : {}) };
+    }
     if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };
     const e = s.state === 'cancelled' ? interrupted() : errorFrom(s.output);
     return {
@@ -295,6 +308,14 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         if (left === 0 && signal?.aborted)
           await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
       }
+    },
+
+    /** Stops an open job of `owner`, kept or not: the person who started it said stop (a render's Cancel). */
+    async cancel(id: string, owner: string): Promise<MediaJobView> {
+      const s = await deps.queue.status(MEDIA_QUEUE, id);
+      if (!s || s.data.owner !== owner) throw fail('media.job_not_found');
+      await deps.queue.cancel(MEDIA_QUEUE, id);
+      return view(id, await deps.queue.status(MEDIA_QUEUE, id));
     },
 
     /**

@@ -34,6 +34,21 @@ export const CAPTION_POSITIONS = ['top', 'middle', 'bottom'] as const;
 /** Bundled open fonts (Debian fonts-inter, fonts-bebas-neue, fonts-league-spartan, fonts-roboto). */
 export const CAPTION_FONTS = ['Inter', 'Bebas Neue', 'League Spartan', 'Roboto'] as const;
 
+/**
+ * The font files behind each font, served by GET /api/caption-studio/fonts/:file for the preview and
+ * handed to libass for the render (one set, so preview = output), plus the emoji fallback.
+ */
+export const CAPTION_FONT_FILES = {
+  Inter: ['Inter-Regular.otf', 'Inter-Bold.otf'],
+  'Bebas Neue': ['BebasNeue-Regular.otf', 'BebasNeue-Bold.otf'],
+  'League Spartan': ['LeagueSpartan-Regular.otf', 'LeagueSpartan-Bold.otf'],
+  Roboto: ['Roboto-Regular.ttf', 'Roboto-Bold.ttf'],
+  emoji: ['NotoColorEmoji.ttf'],
+} as const satisfies Record<(typeof CAPTION_FONTS)[number] | 'emoji', readonly string[]>;
+export const captionFontParams = z.object({
+  file: z.enum(Object.values(CAPTION_FONT_FILES).flat() as [string, ...string[]], { error: 'Unknown font file' }),
+});
+
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Colours are #rrggbb');
 
 export const captionStyleSchema = z.object({

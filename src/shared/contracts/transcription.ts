@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { linkField } from './common.js';
+import { captionWordSchema } from './caption-studio.js';
 
 export const transcriptionRequest = z.object({ url: linkField });
 export type TranscriptionRequest = z.infer<typeof transcriptionRequest>;
@@ -9,6 +10,8 @@ export const transcriptionSegmentSchema = z.object({
   start: z.number(), // seconds
   end: z.number(),
   text: z.string(),
+  /** Issue 29: the segment's words with their times (engines that know them; absent in older results). */
+  words: z.array(captionWordSchema).optional(),
 });
 
 export const transcriptionEngineSchema = z.enum(['captions', 'api', 'offline']);

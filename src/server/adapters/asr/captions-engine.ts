@@ -1,5 +1,5 @@
 // Engine 1: the captions the platform itself lists for the video (WebVTT). Cheapest and usually best.
-import { parseWebVtt } from '../../../shared/captions.js';
+import { parseWebVtt, spreadWords } from '../../../shared/captions.js';
 import { languageCode, type SubtitleTrack, type TranscriptionEngine } from './types.js';
 
 // Creator captions beat automatic ones; machine translations come last.
@@ -30,7 +30,8 @@ export function createCaptionsEngine(): TranscriptionEngine {
         return null; // a broken or expired caption link: fall through to the next engine
       }
       if (!cues.length) return null;
-      return { language: languageCode(track.language), cues };
+      // A caption file times cues only: word times are spread inside each cue (issue 29).
+      return { language: languageCode(track.language), cues: cues.map((c) => ({ ...c, words: spreadWords(c) })) };
     },
   };
 }

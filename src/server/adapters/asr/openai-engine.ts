@@ -33,6 +33,40 @@ interface VerboseJson {
   language?: string;
   duration?: number;
   segments?: Array<{ id?: number; start?: number; end?: number; text?: string }>;
+  /** With `timestamp_granularities[]=word`: every word of the clip with its times. */
+  words?: Array<{ word?: string; start?: number; end?: number; probability?: number }>;
+}
+
+type ApiWord = { text: string; start: number; end: number; confidence?: number };
+
+/** The answer's words (well-formed ones only), ordered by start. */
+export function apiWords(body: VerboseJson): ApiWord[] {
+  const out: ApiWord[] = [];
+  for (const w of body.words ?? []) {
+    const text = typeof w.word === 'string' ? w.word.trim() : '';
+    if (!text || typeof w.start !== 'number' || typeof w.end !== 'number') continue;
+    if (!Number.isFinite(w.start) || !Number.isFinite(w.end)) continue;
+    // whisper.cpp and faster-whisper servers add a probability; OpenAI does not.
+    const confidence = typeof w.probability === 'number' ? Math.min(1, Math.max(0, w.probability)) : undefined;
+    out.push({ text, start: w.start, end: w.end, ...(confidence !== undefined ? { confidence } : {}) });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Each word goes to the segment its middle falls in (the last one it reaches otherwise). */
+export function wordsIntoSegments<T extends { start: number; end: number }>(
+  segments: T[],
+  words: ApiWord[],
+): Array<T & { words?: ApiWord[] }> {
+  if (!words.length) return segments;
+  const out = segments.map((s) => ({ ...s, words: [] as ApiWord[] }));
+  let i = 0;
+  for (const w of words) {
+    const mid = (w.start + w.end) / 2;
+    while (i < out.length - 1 && mid >= out[i].end && mid >= out[i + 1].start) i++;
+    out[i]?.words.push(w);
+  }
+  return out;
 }
 
 export function createOpenAiEngine(
@@ -60,6 +94,7 @@ export function createOpenAiEngine(
       form.set('model', cfg.model);
       form.set('response_format', 'verbose_json');
       form.append('timestamp_granularities[]', 'segment');
+      form.append('timestamp_granularities[]', 'word');
       const signal = input.signal
         ? AbortSignal.any([input.signal, AbortSignal.timeout(cfg.timeoutMs)])
         : AbortSignal.timeout(cfg.timeoutMs);
@@ -92,12 +127,13 @@ export function createOpenAiEngine(
           throw fail('transcription.upstream', { variant: 'too_large' });
         throw fail('transcription.upstream');
       }
-      const cues = (body.segments ?? [])
+      const segments = (body.segments ?? [])
         .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')
         .map((s) => ({ start: s.start!, end: s.end!, text: s.text!.trim() }));
       // A plain-JSON answer without segments: one segment over the whole clip.
-      if (!cues.length && body.text?.trim())
-        cues.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });
+      if (!segments.length && body.text?.trim())
+        segments.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });
+      const cues = wordsIntoSegments(segments, apiWords(body));
       return { language: languageCode(body.language), cues };
     },
   };

@@ -69,16 +69,24 @@ export function wordsToCues(words: Word[], opts: { gap?: number; maxLen?: number
   const gap = opts.gap ?? 0.25;
   const maxLen = opts.maxLen ?? 8;
   const cues: RawCue[] = [];
-  let cur: { start: number; end: number; words: string[] } | null = null;
+  let cur: { start: number; end: number; words: Word[] } | null = null;
+  // The recogniser's own word times travel with each cue (issue 29).
+  const close = (c: { start: number; end: number; words: Word[] }) =>
+    cues.push({
+      start: c.start,
+      end: c.end,
+      text: c.words.map((w) => w.word).join(' '),
+      words: c.words.map((w) => ({ text: w.word, start: w.start, end: w.end })),
+    });
   for (const w of words) {
     if (cur && (w.start - cur.end >= gap || w.end - cur.start > maxLen)) {
-      cues.push({ start: cur.start, end: cur.end, text: cur.words.join(' ') });
+      close(cur);
       cur = null;
     }
     if (!cur) cur = { start: w.start, end: w.end, words: [] };
-    cur.words.push(w.word);
+    cur.words.push(w);
     cur.end = w.end;
   }
-  if (cur) cues.push({ start: cur.start, end: cur.end, text: cur.words.join(' ') });
+  if (cur) close(cur);
   return cues;
 }

@@ -173,6 +173,16 @@ export function createJobQueue(opts: {
     join: tables.join,
     /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
     keep: (name: string, id: string) => tables.join(name, id, { keep: true }),
+    /** Where a running job stands (0..100), kept in its data so every node's status() reads it. */
+    setProgress: tables.setProgress,
+    /** Cancels an open job even if kept (the person who asked for it said stop). */
+    async cancel(name: string, id: string): Promise<boolean> {
+      const before = await boss.getJobById(name, id);
+      if (!before || !['created', 'retry', 'active'].includes(before.state)) return false;
+      await boss.cancel(name, id);
+      running.get(id)?.abort();
+      return true;
+    },
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {
       const cancelled = await tables.cancelUnlessKept(name, id);

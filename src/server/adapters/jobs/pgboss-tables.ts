@@ -64,6 +64,14 @@ export function pgBossTables(sql: Sql) {
         [name, id, !!opts.keep, opts.asker ?? ''],
       );
     },
+    /** Where a running job stands (0..100), kept in its data so every node's status() reads it. */
+    async setProgress(name: string, id: string, percent: number) {
+      await sql(
+        `UPDATE pgboss.job SET data = coalesce(data, '{}'::jsonb) || jsonb_build_object('progress', $3::numeric)
+         WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [name, id, percent],
+      );
+    },
     /** Cancels an open job unless it is kept, in one statement (a keep arriving meanwhile wins). */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {
       const rows = await sql(

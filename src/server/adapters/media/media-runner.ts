@@ -10,6 +10,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Grace period between SIGTERM and SIGKILL. */
   killGraceMs?: number;
+  /** Sees stdout as it arrives (ffmpeg's `-progress pipe:1` lines for a progress percent). */
+  onStdout?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -41,6 +43,7 @@ export function runProcess(bin: string, args: string[], opts: RunOptions): Promi
     let killTimer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout = (stdout + d).slice(-MAX_CAPTURE);
+      opts.onStdout?.(d);
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       // Keep the tail: ffmpeg prints its real error last.

@@ -1,0 +1,81 @@
+// The caption studio on /auto-captions (Pro, "Advanced captions" of SPEC): pick a source, the
+// server transcribes it into a caption project, then the editor. The open project's id is kept in
+// the address (?project=…), so a reload or another browser opens the same saved project.
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Sparkles } from 'lucide-react';
+import type { CaptionSource } from '@shared/contracts/caption-studio';
+import { toast } from '../../hooks/use-toast';
+import { type JobProgress, progressLabel, progressNote } from '../../lib/media-job';
+import { serverMessage } from '../../lib/query-client';
+import { SourcePicker } from './source-picker';
+import { createProject, getProject } from './studio-api';
+import { StudioEditor } from './studio-editor';
+
+const readProjectParam = () => new URLSearchParams(window.location.search).get('project');
+
+function writeProjectParam(id: string | null) {
+  const u = new URL(window.location.href);
+  if (id) u.searchParams.set('project', id);
+  else u.searchParams.delete('project');
+  window.history.replaceState(window.history.state, '', u);
+}
+
+export default function CaptionStudio({ url }: { url: string }) {
+  const [projectId, setProjectId] = useState<string | null>(readProjectParam);
+  const [progress, setProgress] = useState<JobProgress>(null);
+  const qc = useQueryClient();
+  useEffect(() => writeProjectParam(projectId), [projectId]);
+
+  const project = useQuery({
+    queryKey: ['/api/caption-projects', projectId],
+    queryFn: () => getProject(projectId as string),
+    enabled: !!projectId,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const create = useMutation({
+    mutationFn: (source: CaptionSource) => createProject(source, setProgress),
+    onSuccess: (p) => {
+      qc.setQueryData(['/api/caption-projects', p.id], p);
+      void qc.invalidateQueries({ queryKey: ['/api/caption-projects'], exact: true });
+      setProjectId(p.id);
+    },
+    onError: (err) =>
+      toast({
+        title: 'Could not open the caption studio',
+        description: serverMessage(err) ?? 'Please try again.',
+        variant: 'destructive',
+      }),
+  });
+
+  if (projectId && project.data) {
+    return <StudioEditor key={project.data.id} initial={project.data} onClose={() => setProjectId(null)} />;
+  }
+  return (
+    <section
+      aria-labelledby="studio-start-heading"
+      className="space-y-3 rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6"
+    >
+      <h2 id="studio-start-heading" className="inline-flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Sparkles className="h-5 w-5 text-violet-600" aria-hidden />
+        Caption studio
+      </h2>
+      <p className="text-sm text-slate-600">
+        Fix words, pick a caption style and burn the captions into the video, word by word.
+      </p>
+      {projectId && project.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {serverMessage(project.error) ?? 'This caption project could not be opened.'}
+        </p>
+      )}
+      <SourcePicker url={url} busy={create.isPending} onSource={(s) => create.mutate(s)} onOpen={setProjectId} />
+      {create.isPending && (
+        <p role="status" aria-live="polite" className="text-sm text-slate-700">
+          {progressLabel(progress, 'Transcribing the video…')} {progressNote(progress) ?? ''}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+// Where a caption project's video comes from: the link of the page (or another one), an uploaded
+// MP4/MOV/WebM with upload progress, or one of the person's recent projects.
+import { useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { FileVideo, Link2, Loader2, Upload } from 'lucide-react';
+import type { CaptionSource } from '@shared/contracts/caption-studio';
+import { formatDuration, formatFileSize } from '../../lib/format';
+import { serverMessage } from '../../lib/query-client';
+import { listProjects } from './studio-api';
+import { BUTTON as btn, FIELD } from './ui';
+import { UPLOAD_ACCEPT, type UploadHandle, uploadVideo } from './upload-source';
+
+export function SourcePicker(props: {
+  url: string;
+  busy: boolean;
+  onSource: (s: CaptionSource) => void;
+  onOpen: (projectId: string) => void;
+}) {
+  const [link, setLink] = useState(props.url);
+  const [upload, setUpload] = useState<{ name: string; sent: number; total: number } | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  const handle = useRef<UploadHandle | null>(null);
+  const recent = useQuery({ queryKey: ['/api/caption-projects'], queryFn: listProjects, retry: false });
+
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    setError(undefined);
+    setUpload({ name: file.name, sent: 0, total: file.size });
+    const h = uploadVideo(file, (sent, total) => setUpload({ name: file.name, sent, total }));
+    handle.current = h;
+    try {
+      const uploadId = await h.done;
+      props.onSource({ kind: 'upload', uploadId });
+    } catch (err) {
+      setError(serverMessage(err) ?? (err instanceof Error ? err.message : 'The upload failed.'));
+    } finally {
+      handle.current = null;
+      setUpload(null);
+    }
+  }
+
+  const useLink = link.trim() || props.url.trim();
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <label htmlFor="studio-link" className="sr-only">
+          Video link for the caption studio
+        </label>
+        <input
+          id="studio-link"
+          type="url"
+          placeholder={props.url || 'https://www.tiktok.com/@user/video/1234567890'}
+          value={link}
+          onChange={(e) => setLink(e.target.value)}
+          className={`${FIELD} min-w-0 flex-1 px-3 py-2`}
+        />
+        <button
+          type="button"
+          disabled={props.busy || !!upload || !useLink}
+          onClick={() => props.onSource({ kind: 'link', url: useLink })}
+          className={`${btn} bg-violet-600 text-white hover:bg-violet-700`}
+        >
+          <Link2 className="h-4 w-4" aria-hidden />
+          Edit captions of this link
+        </button>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <label className={`${btn} cursor-pointer border border-violet-300 text-violet-800 hover:bg-violet-50`}>
+          <Upload className="h-4 w-4" aria-hidden />
+          Upload a video (MP4, MOV, WebM)
+          <input
+            type="file"
+            accept={UPLOAD_ACCEPT}
+            data-testid="studio-file"
+            className="sr-only"
+            disabled={props.busy || !!upload}
+            onChange={(e) => {
+              void pick(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        {upload && (
+          <button type="button" className={`${btn} border border-slate-300`} onClick={() => handle.current?.abort()}>
+            Cancel upload
+          </button>
+        )}
+      </div>
+      {upload && (
+        <div role="status" aria-live="polite" className="space-y-1 text-sm text-slate-700">
+          <div className="flex items-center gap-2">
+            <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            Uploading {upload.name}: {formatFileSize(upload.sent)} of {formatFileSize(upload.total)}
+          </div>
+          <progress className="h-2 w-full" max={upload.total || 1} value={upload.sent} aria-label="Upload progress" />
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {recent.data && recent.data.length > 0 && (
+        <div>
+          <h3 className="mb-1 text-xs font-semibold text-slate-600">Your caption projects</h3>
+          <ul className="flex flex-wrap gap-2">
+            {recent.data.slice(0, 8).map((p) => (
+              <li key={p.id}>
+                <button
+                  type="button"
+                  onClick={() => props.onOpen(p.id)}
+                  className={`${btn} border border-slate-200 text-slate-700`}
+                >
+                  <FileVideo className="h-4 w-4" aria-hidden />
+                  <span className="max-w-[12rem] truncate">{p.title || 'Untitled'}</span>
+                  <span className="text-xs text-slate-500">{formatDuration(p.duration)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// The source video of a caption project, kept in the media store so the preview and the render read
+// it on any node: a link's video is downloaded once by a media job (`studio-source:<video>`), an
+// upload is already stored (studio-uploads.service.ts). The frame size comes from ffprobe.
+import path from 'node:path';
+import { fail } from '../../errors.js';
+import { probeArgs } from '../../adapters/media/ffmpeg-args.js';
+import { runProcess } from '../../adapters/media/media-runner.js';
+import { processFailure, type MediaProcessor } from '../../adapters/media/media-processor.js';
+import { videoProbeFrom, type VideoProbe } from '../../adapters/media/caption-burn.js';
+import type { MediaJobs, PendingJob } from '../media-jobs.service.js';
+import type { MediaResultsService } from '../media-results.service.js';
+import type { MediaSource } from '../media-source.js';
+import type { JobOwner } from '../../adapters/media/worker-pool.js';
+import type { MediaResult } from '../../db/repositories/media-results.repository.js';
+import { mediaKeyId } from '../../platforms/platform.js';
+
+/** ffprobe of a local file as the studio needs it; not a video at all is null. */
+export async function probeVideo(
+  media: MediaProcessor,
+  file: string,
+  signal?: AbortSignal,
+): Promise<VideoProbe | null> {
+  try {
+    const { stdout } = await runProcess(media.config.ffprobe, probeArgs(file), {
+      timeoutMs: media.config.timeoutMs,
+      signal,
+    });
+    return videoProbeFrom(JSON.parse(stdout));
+  } catch (err) {
+    if (err instanceof SyntaxError) return null;
+    const e = processFailure(err);
+    if (e instanceof Error && 'code' in e && e.code === 'media.unreadable') return null;
+    throw e;
+  }
+}
+
+export interface StudioSourceDeps {
+  source: MediaSource;
+  media: MediaProcessor;
+  results: MediaResultsService;
+  jobs: MediaJobs;
+}
+
+export function createStudioSource(deps: StudioSourceDeps) {
+  async function download(url: string, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
+    const info = await deps.source.lookup(url, signal);
+    if (info.isPhotoPost) throw fail('studio.photo_post');
+    return deps.media.job(
+      signal,
+      async (dir) => {
+        const opened = await deps.source.openAudioSource(url, info, signal);
+        const input = path.join(dir, 'source.mp4');
+        const size = await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+        const probed = await probeVideo(deps.media, input, signal);
+        if (!probed) throw fail('media.unreadable');
+        return deps.results.save({
+          key,
+          kind: 'studio-source',
+          platform: info.platform,
+          videoId: info.videoId,
+          file: input,
+          ext: 'mp4',
+          contentType: 'video/mp4',
+          size,
+          meta: { width: probed.width, height: probed.height, duration: probed.duration, title: info.title },
+        });
+      },
+      who,
+    );
+  }
+
+  deps.jobs.register('studio-source', (data, signal, who) => download(String(data.url), String(data.key), signal, who));
+
+  return {
+    /** The stored video of a link (a media job the first time); `respondAsync` as the other tools. */
+    async ofLink(
+      url: string,
+      signal: AbortSignal | undefined,
+      who: JobOwner,
+      opts: { respondAsync?: boolean },
+    ): Promise<MediaResult | PendingJob> {
+      const info = await deps.source.lookup(url, signal);
+      if (info.isPhotoPost) throw fail('studio.photo_post');
+      const key = `studio-source:${mediaKeyId(info)}`;
+      return deps.jobs.run({ kind: 'studio-source', key, data: { url }, who }, signal, opts);
+    },
+  };
+}
+export type StudioSource = ReturnType<typeof createStudioSource>;

@@ -1,0 +1,68 @@
+// Text exports of a caption project: SRT, WebVTT with word timing (karaoke-style `<hh:mm:ss.ttt>`
+// timestamps inside each cue) and plain text. One cue per editor line; the words carry the times.
+import type { CaptionLine } from './contracts/caption-studio.js';
+
+/** Control characters (line breaks included) would end a cue early: they become spaces. */
+const plain = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim();
+
+function clock(seconds: number, sep: ',' | '.'): string {
+  const ms = Math.max(0, Math.round((Number.isFinite(seconds) ? seconds : 0) * 1000));
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  return `${pad(h)}:${pad(m)}:${pad(s)}${sep}${pad(ms % 1000, 3)}`;
+}
+
+interface Cue {
+  start: number;
+  end: number;
+  words: { text: string; start: number; end: number }[];
+}
+
+/** Lines in time order with their span; words with no text after cleaning are dropped, empty lines too. */
+function cues(lines: CaptionLine[]): Cue[] {
+  return lines
+    .map((line) => {
+      const words = line.words.map((w) => ({ text: plain(w.text), start: w.start, end: w.end })).filter((w) => w.text);
+      if (words.length === 0) return null;
+      const start = Math.min(...words.map((w) => w.start));
+      const end = Math.max(start, ...words.map((w) => w.end));
+      return { start, end, words };
+    })
+    .filter((c): c is Cue => c !== null)
+    .sort((a, b) => a.start - b.start);
+}
+
+const lineText = (cue: Cue) => cue.words.map((w) => w.text).join(' ');
+
+export function projectToSrt(lines: CaptionLine[]): string {
+  return cues(lines)
+    .map((c, i) => `${i + 1}\n${clock(c.start, ',')} --> ${clock(c.end, ',')}\n${lineText(c).replace(/-->/g, '->')}\n`)
+    .join('\n');
+}
+
+/** WebVTT cue text is markup: `&`, `<`, `>` are escaped so a word is never read as a tag or an arrow. */
+const vttEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function projectToWebVtt(lines: CaptionLine[]): string {
+  const body = cues(lines).map((c) => {
+    // A timestamp tag must fall strictly inside the cue and increase: the first word needs none.
+    let last = c.start;
+    const text = c.words
+      .map((w, i) => {
+        const t = vttEscape(w.text);
+        if (i === 0 || !(w.start > last && w.start < c.end)) return t;
+        last = w.start;
+        return `<${clock(w.start, '.')}>${t}`;
+      })
+      .join(' ');
+    return `${clock(c.start, '.')} --> ${clock(c.end, '.')}\n${text}\n`;
+  });
+  return `WEBVTT\n\n${body.join('\n')}`;
+}
+
+export function projectToText(lines: CaptionLine[]): string {
+  const text = cues(lines).map(lineText).join('\n');
+  return text ? `${text}\n` : '';
+}
