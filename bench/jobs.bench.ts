@@ -223,15 +223,12 @@ if (BASELINE) {
   const [before, after] = thisFirst ? [second, first] : [first, second];
   const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   console.log('this tree / baseline (p99: below 1 is better; throughput: above 1 is better):');
-  console.log(
-    `  p99 PostgreSQL ${r(after.onPostgres.p99, before.onPostgres.p99)}, PGlite ${r(after.onPglite.p99, before.onPglite.p99)}`,
-  );
-  console.log(
-    `  batch items/min 1 worker ${r(after.one.items, before.one.items)}, 2 workers ${r(after.two.items, before.two.items)}`,
-  );
-  console.log(
-    `  audio jobs/min 1 worker ${r(after.one.audio, before.one.audio)}, 2 workers ${r(after.two.audio, before.two.audio)}`,
-  );
+  const [pgP99, litP99] = [r(after.onPostgres.p99, before.onPostgres.p99), r(after.onPglite.p99, before.onPglite.p99)];
+  console.log(`  p99 PostgreSQL ${pgP99}, PGlite ${litP99}`);
+  const [items1, items2] = [r(after.one.items, before.one.items), r(after.two.items, before.two.items)];
+  console.log(`  batch items/min 1 worker ${items1}, 2 workers ${items2}`);
+  const [audio1, audio2] = [r(after.one.audio, before.one.audio), r(after.two.audio, before.two.audio)];
+  console.log(`  audio jobs/min 1 worker ${audio1}, 2 workers ${audio2}`);
 } else {
   await measure(HERE, createThisJobQueue);
 }

@@ -44,7 +44,8 @@ describe('job catalogue', () => {
     for (const k of kindsOn(MEDIA_QUEUE)) jobs.register(k, noop);
     jobs.register('caption-render', noop);
     await expect(jobs.start(true)).rejects.toThrow(
-      'job catalogue: handler for undeclared kind caption-render on queue media; declare it in src/server/jobs/catalogue.ts',
+      'job catalogue: handler for undeclared kind caption-render on queue media; ' +
+        'declare it in src/server/jobs/catalogue.ts',
     );
     expect(() => checkHandlers('media', ['audio'], ['audio'])).not.toThrow();
   });
