@@ -93,6 +93,17 @@ describe('audio extractor', () => {
     expect(p.codec).toBe('mp3');
     expect(Math.abs(p.duration - 65)).toBeLessThanOrEqual(0.1);
 
+    // Beside it, the sound as TikTok stores it (issue 28), through the downloader's GET link.
+    expect(await card.getByTestId('sound-note').textContent()).toBe(
+      'The 192 kbit/s MP3 is larger, not better: TikTok stores the sound at about 64–128 kbit/s.',
+    );
+    const [original] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('link', { name: 'Original sound (as TikTok stores it)' }).click(),
+    ]);
+    expect(original.suggestedFilename()).toBe(`tiktok-fakecreator-${v.id}-sound.m4a`);
+    expect(fs.statSync(String(await original.path())).size).toBe(10_000); // the fake's best track, byte for byte
+
     await page.setViewportSize({ width: 375, height: 800 });
     await screenshot(page, 'audio-extractor-mobile');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -68,6 +68,25 @@ describe('TikTok post variants', () => {
     ]);
   });
 
+  it('playAddr as an object with a URL list, protocol-relative links, and author as a string', () => {
+    const video = mapItemStruct(
+      {
+        id: '5',
+        author: 'plainhandle',
+        video: {
+          width: 576,
+          height: 1024,
+          playAddr: { url_list: ['//v16-webapp-prime.us.tiktok.com/video/tos/x/a/?expire=1', 'http://insecure/x'] },
+        },
+      },
+      '5',
+    );
+    expect(video.author).toBe('plainhandle');
+    expect(video.options.map((o) => [o.quality, o.urls])).toEqual([
+      ['hd', ['https://v16-webapp-prime.us.tiktok.com/video/tos/x/a/?expire=1']],
+    ]);
+  });
+
   it('the 2021 Next.js page (__NEXT_DATA__): the H.264 file as today', () => {
     const { video } = map('constructed-nextdata-2021.html');
     expect(video.id).toBe('6999955804216364289');
