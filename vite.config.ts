@@ -10,10 +10,6 @@ export default defineConfig({
     alias: [
       { find: '@shared', replacement: path.resolve(import.meta.dirname, 'src/shared') },
       { find: '@client', replacement: path.resolve(import.meta.dirname, 'src/client') },
-      // Preact renders the React code (decision 0905): the same components for a tenth of the bytes.
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react(-dom)?$/, replacement: 'preact/compat' },
     ],
   },
   // JASSUB's worker is an ES module that loads parts of itself on demand.

@@ -1,5 +1,5 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { TOOLTIP_DELAY, TOOLTIP_SKIP_DELAY } from '@shared/constants';
 
 export function TooltipProvider({ children }: { children: ReactNode }) {
@@ -11,11 +11,8 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
 }
 
 export function Tooltip({ content, children }: { content: ReactNode; children: ReactNode }) {
-  // Held here rather than inside Radix: under Preact (decision 0905) Radix's own state closes the
-  // tooltip right after it opens.
-  const [open, setOpen] = useState(false);
   return (
-    <TooltipPrimitive.Root open={open} onOpenChange={setOpen}>
+    <TooltipPrimitive.Root>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
       <TooltipPrimitive.Portal>
         <TooltipPrimitive.Content
