@@ -27,7 +27,16 @@ const noop = async () => Promise.reject(new Error('not run'));
 
 describe('job catalogue', () => {
   it('declares every media kind on the media queue, and the batch items and schedules on theirs', () => {
-    expect(kindsOn(MEDIA_QUEUE).sort()).toEqual(['audio', 'images', 'preview', 'remux', 'slideshow', 'transcript']);
+    expect(kindsOn(MEDIA_QUEUE).sort()).toEqual([
+      'audio',
+      'caption-render',
+      'images',
+      'preview',
+      'remux',
+      'slideshow',
+      'studio-source',
+      'transcript',
+    ]);
     expect(JOB_CATALOGUE['batch.item']).toMatchObject({ queue: 'batch.item', retry: { retries: 2 } });
     expect(JOB_CATALOGUE.remux.retry.retries).toBe(0);
     expect(JOB_CATALOGUE.audio.timeoutSeconds({ media: 600, batchItem: 900 })).toBe(660);
@@ -35,16 +44,17 @@ describe('job catalogue', () => {
 
   it('stops the start when a declared kind has no handler', async () => {
     const jobs = mediaJobs();
-    for (const k of ['audio', 'transcript', 'remux', 'images', 'slideshow']) jobs.register(k, noop);
+    for (const k of ['audio', 'transcript', 'remux', 'images', 'slideshow', 'studio-source', 'caption-render'])
+      jobs.register(k, noop);
     await expect(jobs.start(true)).rejects.toThrow('job catalogue: no handler for kind preview on queue media');
   });
 
   it('stops the start when a handler has no declared kind, and refuses one registered later', async () => {
     const jobs = mediaJobs();
     for (const k of kindsOn(MEDIA_QUEUE)) jobs.register(k, noop);
-    jobs.register('caption-render', noop);
+    jobs.register('thumbnail-sprite', noop);
     await expect(jobs.start(true)).rejects.toThrow(
-      'job catalogue: handler for undeclared kind caption-render on queue media; ' +
+      'job catalogue: handler for undeclared kind thumbnail-sprite on queue media; ' +
         'declare it in src/server/jobs/catalogue.ts',
     );
     expect(() => checkHandlers('media', ['audio'], ['audio'])).not.toThrow();

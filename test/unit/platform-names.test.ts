@@ -30,6 +30,14 @@ const ALLOWED_FILES: Array<[RegExp, string]> = [
     /^src\/(shared\/(platform-limits|contracts\/content)\.ts|server\/services\/(content|hashtag)-|server\/services\/(hashtag-text|posting-times)\.ts|server\/lexicon\/hashtags\/|client\/pages\/content-tools-page)/,
     'the text tools: a network to post to (caption limits, hashtag rules and tags, posting times)',
   ],
+  [
+    /^src\/shared\/caption-ass\.ts$/,
+    "the caption studio: the safe area of the network the captioned video is posted to",
+  ],
+  [
+    /^src\/server\/services\/site-pages\.defaults\.ts$/,
+    "the footer pages' default texts (the FAQ says which links work); operators replace them",
+  ],
 ];
 /** Lines that may name one anywhere: a trend source's name (its config variable, adapter and table notes). */
 const ALLOWED_LINES = [/tiktok[-_ ]?one/i];

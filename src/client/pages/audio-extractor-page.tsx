@@ -122,17 +122,17 @@ export default function AudioExtractorPage() {
             <Download className="h-5 w-5" aria-hidden />
             Download MP3
           </a>
-          {/* The sound as TikTok stores it, copied (issue 28), through the downloader's own link. */}
+          {/* The sound as the platform stores it, copied (issue 28), through the downloader's own link. */}
           <a
             href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
             download
             className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50"
           >
             <Music className="h-5 w-5" aria-hidden />
-            Original sound (as TikTok stores it)
+            Original sound (as {names} stores it)
           </a>
           <p data-testid="sound-note" className="mt-2 text-center text-xs text-slate-500">
-            The 192 kbit/s MP3 is larger, not better: TikTok stores the sound at about 64–128 kbit/s.
+            The 192 kbit/s MP3 is larger, not better: {names} stores the sound at about 64–128 kbit/s.
           </p>
         </section>
       )}

@@ -1,9 +1,11 @@
 import { AlertCircle } from 'lucide-react';
 import { Link } from 'wouter';
+import { usePlatforms } from '../hooks/use-platforms';
 
 // SPEC 2's 404 title; instead of the prototype's note to its developer, what to do next (DECISIONS 11).
 // The server answers these paths with HTTP 404.
 export function NotFoundPage() {
+  const { names } = usePlatforms();
   return (
     <main className="flex min-h-[60vh] w-full items-center justify-center px-4">
       <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -22,7 +24,7 @@ export function NotFoundPage() {
             Go to the home page
           </Link>
           <Link href="/#paste-title" className="text-sm font-medium text-violet-700 underline hover:text-violet-900">
-            Download a TikTok video
+            Download a {names} video
           </Link>
         </div>
       </div>

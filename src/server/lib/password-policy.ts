@@ -15,7 +15,7 @@ const MIN_SCORE = 2;
 const ESTIMATED_LENGTH = 100;
 
 /** Words that belong to this product: a password built on them is guessed first here. */
-const SITE_WORDS = ['social media toolkit', 'socialmediatoolkit', 'toolkit', 'tiktok'];
+const SITE_WORDS = ['social media toolkit', 'socialmediatoolkit', 'toolkit'];
 
 type Reason = 'common' | 'similar' | 'repeat' | 'pattern' | 'dates' | 'word' | 'personal';
 

@@ -6,6 +6,7 @@ import { FileVideo, Link2, Loader2, Upload } from 'lucide-react';
 import type { CaptionSource } from '@shared/contracts/caption-studio';
 import { formatDuration, formatFileSize } from '../../lib/format';
 import { serverMessage } from '../../lib/query-client';
+import { usePlatforms } from '../../hooks/use-platforms';
 import { listProjects } from './studio-api';
 import { BUTTON as btn, FIELD } from './ui';
 import { UPLOAD_ACCEPT, type UploadHandle, uploadVideo } from './upload-source';
@@ -17,6 +18,7 @@ export function SourcePicker(props: {
   onOpen: (projectId: string) => void;
 }) {
   const [link, setLink] = useState(props.url);
+  const { example } = usePlatforms();
   const [upload, setUpload] = useState<{ name: string; sent: number; total: number } | null>(null);
   const [error, setError] = useState<string | undefined>();
   const handle = useRef<UploadHandle | null>(null);
@@ -49,7 +51,7 @@ export function SourcePicker(props: {
         <input
           id="studio-link"
           type="url"
-          placeholder={props.url || 'https://www.tiktok.com/@user/video/1234567890'}
+          placeholder={props.url || example}
           value={link}
           onChange={(e) => setLink(e.target.value)}
           className={`${FIELD} min-w-0 flex-1 px-3 py-2`}

@@ -18,6 +18,8 @@ export function uploadVideo(file: File, onProgress: (sent: number, total: number
     upload = new Upload(file, {
       endpoint: '/api/uploads',
       retryDelays: [0, 1000, 3000, 5000, 10000],
+      // Each request must arrive whole within the server's 20 s: 4 MiB pieces suit slow links too.
+      chunkSize: 4 * 1024 * 1024,
       metadata: { filename: file.name, filetype: file.type || 'application/octet-stream' },
       removeFingerprintOnSuccess: true,
       onProgress,

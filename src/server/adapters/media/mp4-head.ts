@@ -1,5 +1,5 @@
 // Reads the head of an MP4 being relayed, without holding the transfer back for long: a faststart
-// file (`moov` before `mdat`, as TikTok serves its whole gears) says there which tracks it has, so
+// file (`moov` before `mdat`, as whole HEVC gears are served) says there which tracks it has, so
 // a file that should carry sound but has no sound track is caught before any byte reaches the
 // client (issue 28). The bytes read are put back in front of the stream, untouched.
 import { Readable } from 'node:stream';
