@@ -37,7 +37,7 @@ console.log(
 
 // 2. Boosts
 async function boosts(kind: DbKind): Promise<void> {
-  let database;
+  let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   try {
     database = await openTestDatabase(kind);
   } catch (err) {
@@ -60,7 +60,7 @@ async function boosts(kind: DbKind): Promise<void> {
       const b = await repo.insert({ title: `bare ${r}`, videoUrl: 'https://example.com/v', platform: 'tiktok' });
       let t = performance.now();
       await Promise.all(
-        people.map((p) =>
+        people.map(() =>
           db
             .update(trendingVideos)
             .set({ trendingScore: sql`${trendingVideos.trendingScore} + 1` })

@@ -60,7 +60,10 @@ async function workerProcess(env: Record<string, string>): Promise<ChildProcess>
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => ((out += d), out.includes('worker is ready') && resolve()));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('worker is ready')) resolve();
+    });
     child.on('exit', () => reject(new Error(`worker exited: ${out}`)));
   });
   return child;
@@ -157,10 +160,13 @@ let calls = 0;
 const counted: Database = {
   ...lite,
   jobs: {
-    executeSql: (text: string, values?: unknown[]) => (
-      calls++,
-      (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(text, values)
-    ),
+    executeSql: (text: string, values?: unknown[]) => {
+      calls++;
+      return (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(
+        text,
+        values,
+      );
+    },
   },
 };
 const onPglite = await latency(counted, async () => calls);

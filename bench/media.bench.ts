@@ -53,7 +53,11 @@ for (let i = 0; i < RUNS + 1; i++) {
   if (res.status !== 200) throw new Error(`extract failed: ${res.status} ${await res.text()}`);
   await res.json();
   const b = performance.now() - s;
-  if (i > 0) plain.push(a), product.push(b); // first round warms caches
+  if (i > 0) {
+    // the first round warms caches
+    plain.push(a);
+    product.push(b);
+  }
 }
 const ratio = median(product) / median(plain);
 console.log(

@@ -28,7 +28,7 @@ type Headers = Record<string, string>;
 type Extra = Record<string, unknown>;
 /** Params may be left out only when the default template has no placeholder. */
 export type FailArgs<C extends ErrorCode> =
-  {} extends ErrorParams<C>
+  Record<string, never> extends ErrorParams<C>
     ? [params?: ErrorParams<C>, extra?: Extra, headers?: Headers]
     : [params: ErrorParams<C>, extra?: Extra, headers?: Headers];
 

@@ -10,7 +10,7 @@ import { makeDataDirPrivate } from './lib/private-data-dir.js';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {

@@ -344,7 +344,10 @@ export function renderError(code: unknown, params?: ErrorParamValues): string | 
   let complete = true;
   const text = template.replace(/\{(\w+)\}/g, (hole, name: string) => {
     const value = params && Object.hasOwn(params, name) ? params[name] : undefined;
-    if (value === undefined || name === 'variant') return ((complete = false), hole);
+    if (value === undefined || name === 'variant') {
+      complete = false;
+      return hole;
+    }
     return String(value);
   });
   return complete ? text : undefined;

@@ -214,9 +214,8 @@ export async function startFakeTikTok() {
     const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort(
       (a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate),
     );
-    tracks.forEach((a: any, i: number) =>
-      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4'),
-    );
+    for (const [i, a] of tracks.entries())
+      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4');
   }
 
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
@@ -252,14 +251,12 @@ export async function startFakeTikTok() {
         UrlList: cdn(gear.GearName),
         DataSize: gear.Format === 'mp4' ? String(size) : gear.PlayAddr.DataSize,
       };
-    item.video.bitrateAudioInfo?.forEach(
-      (a: any, i: number) =>
-        (a.UrlList = {
-          MainUrl: cdn(`dash_audio_${i}`)[0],
-          BackupUrl: cdn(`dash_audio_${i}`)[1],
-          FallbackUrl: cdn(`dash_audio_${i}`)[2],
-        }),
-    );
+    for (const [i, a] of (item.video.bitrateAudioInfo ?? []).entries())
+      a.UrlList = {
+        MainUrl: cdn(`dash_audio_${i}`)[0],
+        BackupUrl: cdn(`dash_audio_${i}`)[1],
+        FallbackUrl: cdn(`dash_audio_${i}`)[2],
+      };
     for (const k of ['cover', 'originCover', 'dynamicCover'])
       item.video[k] =
         `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
@@ -437,7 +434,10 @@ export async function startFakeTikTok() {
   // The latest transfer on each (kept-alive) connection: a reset concerns that one.
   const latest = new WeakMap<net.Socket, Transfer>();
   function watchReset(socket: net.Socket, t: Transfer) {
-    if (!latest.has(socket)) socket.once('close', (hadError) => hadError && (latest.get(socket)!.reset = true));
+    if (!latest.has(socket))
+      socket.once('close', (hadError) => {
+        if (hadError) latest.get(socket)!.reset = true;
+      });
     latest.set(socket, t);
   }
 

@@ -142,12 +142,15 @@ describe('connection ceiling per address', () => {
         (s) =>
           new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), 1_000);
-            s.once('close', () => (clearTimeout(timer), resolve(true)));
+            s.once('close', () => {
+              clearTimeout(timer);
+              resolve(true);
+            });
           }),
       ),
     );
     expect(closed.filter(Boolean).length).toBe(3);
-    open.forEach((s) => s.destroy());
+    for (const s of open) s.destroy();
     await new Promise((r) => setTimeout(r, 50));
     expect((await t.client().get('/api/health')).status).toBe(200);
   });

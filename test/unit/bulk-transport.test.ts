@@ -66,7 +66,7 @@ beforeAll(async () => {
         socket.write(head(4 * 1024 * 1024));
         socket.write(Buffer.alloc(1024 * 1024)); // then silence
       } else if (path === '/stall') {
-        socket.write(head(100) + 'only-a-little');
+        socket.write(`${head(100)}only-a-little`);
       } // '/silent': never answers
     });
     socket.on('error', () => {});
@@ -144,6 +144,7 @@ describe('bulk transport', () => {
         },
       }),
     );
+    expect(got).toBe(FILE.length);
     expect(Buffer.concat(parts).equals(FILE)).toBe(true);
   });
 

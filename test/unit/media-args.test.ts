@@ -166,10 +166,10 @@ describe('worker pool', () => {
     await a;
     await new Promise((r) => setImmediate(r));
     expect(pool.stats()).toMatchObject({ running: 2, queued: 0 });
-    releases.splice(0).forEach((r) => r());
+    for (const r of releases.splice(0)) r();
     await b;
     await new Promise((r) => setImmediate(r));
-    releases.splice(0).forEach((r) => r());
+    for (const r of releases.splice(0)) r();
     expect(await c).toBe(1);
     expect(peak).toBe(2);
   });

@@ -81,6 +81,7 @@ export function AuthForm({
           )}
           <label className="block text-sm font-medium text-slate-700">
             Email
+            {/* biome-ignore lint/a11y/noAutofocus: opt-in, for the sign-in page whose only task is this form */}
             <input name="email" type="email" required autoComplete="email" autoFocus={autoFocus} className={field} />
           </label>
           <label className="block text-sm font-medium text-slate-700">

@@ -34,11 +34,11 @@ export function takeIncomingLink(): string | null {
 /** Calls onLink once after mount when the page arrived with a link. */
 export function useIncomingLink(onLink: (link: string) => void): void {
   const done = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once after mount, with the handler of the first render
   useEffect(() => {
     if (done.current) return; // StrictMode runs effects twice in development
     done.current = true;
     const link = takeIncomingLink();
     if (link) onLink(link);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 }

@@ -109,6 +109,7 @@ export default function AudioExtractorPage() {
               </dd>
             </div>
           </dl>
+          {/* biome-ignore lint/a11y/useMediaCaption: the sound of someone else's post; no caption track exists for it */}
           <audio controls preload="none" src={result.audioUrl} className="mt-4 w-full" aria-label="Audio preview" />
           <a
             href={result.audioUrl}

@@ -84,6 +84,7 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
           const s = STATE[item.status];
           return (
             <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: a batch may list one link twice; its items never move
               key={`${i}-${item.url}`}
               data-status={item.status}
               className="flex flex-col gap-1 py-2 text-sm sm:flex-row sm:items-center sm:justify-between"

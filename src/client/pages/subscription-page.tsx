@@ -122,10 +122,10 @@ export default function SubscriptionPage() {
             <Row label="Current plan" value={isPro ? 'Pro' : 'Free'} testId="current-plan" />
             <Row label="Status" value={isPro && !sub ? 'Active (granted)' : statusText} testId="subscription-state" />
             {sub?.nextBillingTime && !cancelling && (
-              <Row label="Next billing date" value={formatDate(sub.nextBillingTime)!} />
+              <Row label="Next billing date" value={formatDate(sub.nextBillingTime) ?? ''} />
             )}
             {cancelling && sub?.paidThrough && (
-              <Row label="Pro until" value={formatDate(sub.paidThrough)!} testId="pro-until" />
+              <Row label="Pro until" value={formatDate(sub.paidThrough) ?? ''} testId="pro-until" />
             )}
             <Row
               label="Downloads"
@@ -147,6 +147,7 @@ export default function SubscriptionPage() {
           </button>
         )}
         {canCancel && askCancel && (
+          // biome-ignore lint/a11y/useSemanticElements: a confirmation panel, not form fields; a fieldset adds borders
           <div
             className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
             role="group"

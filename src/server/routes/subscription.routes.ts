@@ -1,6 +1,7 @@
 // The Pro plan over HTTP: status, checkout, confirmation after the provider's redirect, cancel,
 // and the built-in test checkout's approval page (only when PayPal is not configured).
 import { z } from 'zod';
+import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
@@ -21,13 +22,13 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/subscription/status',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionStatusResponse } } },
-    async (request) => billing.status(request.user!),
+    async (request) => billing.status(signedInUser(request)),
   );
 
   app.post(
     '/api/subscription/create',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCreateResponse } } },
-    async (request) => billing.create(request.user!),
+    async (request) => billing.create(signedInUser(request)),
   );
 
   app.post(
@@ -36,13 +37,13 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
       preHandler: ctx.guards.user,
       schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } },
     },
-    async (request) => billing.confirm(request.user!, request.body.subscriptionId),
+    async (request) => billing.confirm(signedInUser(request), request.body.subscriptionId),
   );
 
   app.post(
     '/api/subscription/cancel',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCancelResponse } } },
-    async (request) => billing.cancel(request.user!),
+    async (request) => billing.cancel(signedInUser(request)),
   );
 
   // Test checkout: a page of this product standing in for PayPal's approval page. Its buttons are

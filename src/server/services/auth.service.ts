@@ -28,7 +28,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { ipLimiter, emailLimiter } = deps;
   const emailKey = (ip: string, email: string) => `email:${ip}|${email.toLowerCase()}`;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
-  const dummyHash = hashPassword('not-a-real-password-' + Math.random());
+  const dummyHash = hashPassword(`not-a-real-password-${Math.random()}`);
 
   async function checkLimits(ip: string, email?: string) {
     const [byIp, byEmail] = await Promise.all([

@@ -7,7 +7,7 @@ import { observationFromItemStruct } from '../platforms/tiktok/observation-mappe
 export function createObservationRecorder(deps: { repo: TrendsRepository; logger: Logger; now?: () => Date }) {
   const pending = new Set<Promise<void>>();
   function record(itemStruct: Record<string, unknown>): void {
-    let observation;
+    let observation: ReturnType<typeof observationFromItemStruct>;
     try {
       observation = observationFromItemStruct(itemStruct);
     } catch (err) {

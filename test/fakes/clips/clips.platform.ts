@@ -53,9 +53,14 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
         signal,
         maxBytes: 1_000_000,
       });
-      if (res.status === 404) throw (res.body.destroy(), notFound());
-      if (res.status !== 200)
-        throw (res.body.destroy(), new AppError(424, 'upstream.unavailable', 'Clips is not answering right now.'));
+      if (res.status === 404) {
+        res.body.destroy();
+        throw notFound();
+      }
+      if (res.status !== 200) {
+        res.body.destroy();
+        throw new AppError(424, 'upstream.unavailable', 'Clips is not answering right now.');
+      }
       const clip = JSON.parse(await res.text()) as ClipJson;
       return {
         ref,

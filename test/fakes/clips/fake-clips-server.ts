@@ -75,7 +75,14 @@ export async function startFakeClips() {
       clips.set(clip.id, clip);
       return `https://clips.example/v/${clip.id}`;
     },
-    addShortLink: (code: string, id: string) => (shorts.set(code, id), `https://clips.example/s/${code}`),
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    addShortLink: (code: string, id: string) => {
+      shorts.set(code, id);
+      return `https://clips.example/s/${code}`;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

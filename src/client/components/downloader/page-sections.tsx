@@ -127,6 +127,7 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an inline confirmation in a row; a fieldset brings form borders
     <span
       role="group"
       aria-label="Confirm clearing the history"
@@ -135,6 +136,7 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
       <span>Clear the whole list?</span>
       <button
         type="button"
+        // biome-ignore lint/a11y/noAutofocus: focus moves to the safe choice of the confirmation that just opened
         autoFocus
         onClick={() => setConfirming(false)}
         className={`${btn} border-slate-300 hover:bg-slate-50`}
@@ -202,6 +204,7 @@ export function Footer() {
     <footer className="mt-12 border-t border-slate-200 py-6 text-center text-sm text-slate-600">
       <nav aria-label="Footer" className="flex flex-wrap justify-center gap-x-6 gap-y-2">
         {['FAQ', 'Contact Us', 'Privacy Policy', 'Terms'].map((l) => (
+          // biome-ignore lint/a11y/useValidAnchor: SPEC asks for these links with placeholder targets
           <a key={l} href="#" className="hover:text-slate-900 hover:underline">
             {l}
           </a>

@@ -16,7 +16,7 @@ export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
             <div className="aspect-[3/4] overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200">
               <img
                 src={img.url}
-                alt={`Photo ${i + 1} of ${images.length}`}
+                alt={`Slide ${i + 1} of ${images.length}`}
                 loading="lazy"
                 referrerPolicy="no-referrer"
                 className="h-full w-full object-contain"

@@ -21,6 +21,7 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
   const [loading, setLoading] = useState(true);
   return (
     <div className="relative aspect-[9/16] w-full overflow-hidden rounded-xl bg-black">
+      {/* biome-ignore lint/a11y/useMediaCaption: a preview of someone else's post; we have no caption track for it */}
       <video
         data-testid="video-preview"
         src={info.videoUrl}

@@ -1,7 +1,6 @@
 // Small pieces shared by the hashtag generator and the content tools screens.
 import { useState } from 'react';
 import { Check, Copy, Sparkles } from 'lucide-react';
-import { Link } from 'wouter';
 import type { EngineSource } from '@shared/contracts/hashtags';
 import { toast } from '../../hooks/use-toast';
 

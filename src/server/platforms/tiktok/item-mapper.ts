@@ -7,6 +7,7 @@
 
 import type { MediaOption, PhotoSlide, VideoModel } from '../video-model.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: TikTok's page JSON, unversioned; every read below is checked
 type Json = Record<string, any>;
 
 /** TikTok sends numbers as numbers or strings depending on the field and the year. */
@@ -110,7 +111,7 @@ export function videoOptions(item: Json): MediaOption[] {
     const key = String(gear.PlayAddr?.UrlKey ?? gear.PlayAddr?.FileHash ?? urls[0]);
     if (seen.has(key)) continue;
     seen.add(key);
-    urls.forEach((u: string) => seen.add(u));
+    for (const u of urls) seen.add(u);
     found.push({
       quality: '',
       codec: 'h264',
