@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: type check, unit and integration tests (PGlite and PostgreSQL), then end-to-end tests
-# in Debian's Chromium against the built app.
+# `npm test`: lint and format check (Biome, seconds), type check, unit and integration tests (PGlite and
+# PostgreSQL), then end-to-end tests in Debian's Chromium against the built app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# First because it is the fastest to fail: any finding (error or warning) or unformatted file stops the run.
+npx biome ci --error-on-warnings .
 node scripts/ensure-system-deps.mjs
 npx tsc --noEmit -p tsconfig.json
 node scripts/build.mjs
