@@ -174,20 +174,25 @@ await lite.close();
 
 console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
 console.log(
-  `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
+  `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ` +
+    `${onPostgres.p99.toFixed(0)} ms; ` +
+    `${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
 );
 console.log(
-  `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
+  `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ` +
+    `ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
 );
 const one = await throughput(1);
 const two = await throughput(2);
 console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
 console.log(
-  `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
+  `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ` +
+    `${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
 );
 console.log(
   `${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`,
 );
 console.log(
-  `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
+  `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} ` +
+    `jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
 );

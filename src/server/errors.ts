@@ -87,9 +87,8 @@ export function infrastructureError(err: unknown): AppError | null {
     const pgDown = network || (typeof code === 'string' && /^(08|57P0|53300)/.test(code));
     const lost =
       typeof message === 'string' &&
-      /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
-        message,
-      );
+      (/Connection terminated|terminating connection/i.test(message) ||
+        /Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message));
     if (pgDown || lost) {
       return fail('service.database_unavailable');
     }

@@ -67,7 +67,8 @@ async function main() {
       hsts: config.secureTransport,
       billing,
     },
-    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}`,
+    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ` +
+      `${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}`,
   );
 }
 

@@ -306,7 +306,9 @@ export const ERROR_CATALOGUE = {
   'cli.billing_unconfigured': {
     status: 400,
     message:
-      'PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET (and PAYPAL_ENV=sandbox or live), then run billing:setup again. Without them the built-in test checkout is used outside production.',
+      'PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET (and ' +
+      'PAYPAL_ENV=sandbox or live), then run billing:setup again. Without them the built-in test ' +
+      'checkout is used outside production.',
   },
 } as const satisfies Record<string, Entry>;
 

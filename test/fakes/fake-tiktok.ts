@@ -227,7 +227,8 @@ export async function startFakeTikTok() {
     const media = o.media ?? { file: mp4 };
     const music = o.music ?? { file: mp3 };
     const expire = Math.floor(Date.now() / 1000) + 48 * 3600;
-    const q = `?a=1988&bt=2240&mime_type=video_mp4&expire=${expire}&l=2026&ply_type=2&policy=2&signature=${crypto.randomBytes(16).toString('hex')}&tk=tt_chain_token`;
+    const signature = crypto.randomBytes(16).toString('hex');
+    const q = `?a=1988&bt=2240&mime_type=video_mp4&expire=${expire}&l=2026&ply_type=2&policy=2&signature=${signature}&tk=tt_chain_token`;
     const cdn = (gear: string) => [
       `https://v16-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,
       `https://v19-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,

@@ -106,7 +106,8 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(
-      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`,
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ` +
+        `${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`,
     );
     const started = Date.now();
     const timer = setInterval(() => socket.writable && socket.write(' '), 2_000);

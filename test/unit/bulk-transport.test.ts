@@ -260,7 +260,8 @@ describe('bulk transport: kept-alive connections', () => {
         const what = behave(++n, socket);
         if (what === 'close') return void socket.destroy();
         socket.write(
-          `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}\r\nok${what === 'overrun' ? 'MORE' : ''}`,
+          `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}` +
+            `\r\nok${what === 'overrun' ? 'MORE' : ''}`,
         );
         if (what === 'close-after') socket.end();
         if (what === 'answer-and-junk') setTimeout(() => !socket.destroyed && socket.write('unasked'), 30);

@@ -176,7 +176,11 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     const none = readVideoPage('<html><p>Please wait...</p></html>');
     expect(none.ok || none.error.code).toBe('upstream.rate_limited');
     const classified = readVideoPage(
-      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({ __DEFAULT_SCOPE__: { 'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } } } })}</script>`,
+      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({
+        __DEFAULT_SCOPE__: {
+          'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } },
+        },
+      })}</script>`,
     );
     expect(classified.ok || classified.error.code).toBe('video.age_restricted');
   });

@@ -47,7 +47,8 @@ export function AuthForm({
   }
 
   const field =
-    'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+    'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 ' +
+    'focus:outline-none focus:ring-2 focus:ring-violet-200';
   return (
     <div data-testid="auth-form">
       <Heading className="text-2xl font-bold text-slate-900">

@@ -114,7 +114,10 @@ export default function AudioExtractorPage() {
           <a
             href={result.audioUrl}
             download
-            className="mt-4 flex w-full items-center justify-center gap-2 rounded-lg bg-emerald-600 px-4 py-3 font-semibold text-white hover:bg-emerald-700"
+            className={
+              'mt-4 flex w-full items-center justify-center gap-2 rounded-lg ' +
+              'bg-emerald-600 px-4 py-3 font-semibold text-white hover:bg-emerald-700'
+            }
           >
             <Download className="h-5 w-5" aria-hidden />
             Download MP3

@@ -61,7 +61,10 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
               type="button"
               onClick={onRetry}
               disabled={retrying}
-              className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50"
+              className={
+                'inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 ' +
+                'py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50'
+              }
             >
               <RotateCcw className="h-4 w-4" aria-hidden />
               Retry failed
@@ -71,7 +74,10 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
             <a
               href={batch.downloadUrl}
               download
-              className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-violet-700"
+              className={
+                'inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 ' +
+                'text-sm font-semibold text-white hover:bg-violet-700'
+              }
             >
               <Download className="h-4 w-4" aria-hidden />
               Download ZIP
@@ -178,7 +184,10 @@ export default function BatchPage() {
           onChange={(e) => setText(e.target.value)}
           rows={7}
           placeholder={'https://www.tiktok.com/@user/video/1234567890\nhttps://vm.tiktok.com/ZMabc123/'}
-          className="mt-2 w-full rounded-lg border border-slate-300 p-3 font-mono text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
+          className={
+            'mt-2 w-full rounded-lg border border-slate-300 p-3 font-mono text-sm ' +
+            'focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200'
+          }
         />
         <div className="mt-3 flex items-center justify-between gap-3">
           <span data-testid="batch-found" className="text-sm text-slate-600">
@@ -187,7 +196,10 @@ export default function BatchPage() {
           <button
             type="submit"
             disabled={create.isPending}
-            className="inline-flex items-center gap-2 rounded-md bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2 font-semibold text-white disabled:opacity-50"
+            className={
+              'inline-flex items-center gap-2 rounded-md bg-gradient-to-r from-pink-500 ' +
+              'to-violet-600 px-4 py-2 font-semibold text-white disabled:opacity-50'
+            }
           >
             {create.isPending ? (
               <Loader2 className="h-4 w-4 animate-spin" aria-hidden />

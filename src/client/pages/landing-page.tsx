@@ -41,7 +41,10 @@ export function LandingPage() {
         </p>
         <a
           href="/api/login"
-          className="mt-8 inline-flex items-center rounded-lg bg-violet-600 px-6 py-3 text-base font-semibold text-white shadow hover:bg-violet-700"
+          className={
+            'mt-8 inline-flex items-center rounded-lg bg-violet-600 px-6 py-3 text-base ' +
+            'font-semibold text-white shadow hover:bg-violet-700'
+          }
         >
           Get Started - Sign In
         </a>

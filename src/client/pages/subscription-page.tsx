@@ -162,7 +162,10 @@ export default function SubscriptionPage() {
                 type="button"
                 disabled={cancel.isPending}
                 onClick={() => cancel.mutate(undefined, { onSettled: () => setAskCancel(false) })}
-                className="inline-flex items-center gap-2 rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+                className={
+                  'inline-flex items-center gap-2 rounded-lg bg-red-600 px-4 py-2 text-sm ' +
+                  'font-semibold text-white hover:bg-red-700 disabled:opacity-60'
+                }
               >
                 {cancel.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
                 {cancel.isPending ? 'Cancelling...' : 'Yes, cancel'}
@@ -229,7 +232,11 @@ export default function SubscriptionPage() {
               type="button"
               onClick={upgrade}
               disabled={create.isPending || isLoading}
-              className="mt-6 inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2.5 text-sm font-semibold text-white shadow hover:opacity-95 disabled:opacity-60"
+              className={
+                'mt-6 inline-flex items-center justify-center gap-2 rounded-lg ' +
+                'bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2.5 text-sm font-semibold ' +
+                'text-white shadow hover:opacity-95 disabled:opacity-60'
+              }
             >
               {create.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
               {create.isPending ? 'Redirecting...' : cancelling ? 'Subscribe Again' : 'Upgrade to Pro'}

@@ -133,7 +133,8 @@ function tipsFor(
   const tips: string[] = [];
   const tiktok = PLATFORM_LIMITS.tiktok.hashtagLimit;
   tips.push(
-    `TikTok and Instagram now allow ${tiktok} hashtags per post: use the ${MIXED_HASHTAG_COUNT}-tag Mixed Strategy set as it is, not a long list.`,
+    `TikTok and Instagram now allow ${tiktok} hashtags per post: use the ` +
+      `${MIXED_HASHTAG_COUNT}-tag Mixed Strategy set as it is, not a long list.`,
   );
   if (a.keywords.length === 0) {
     tips.push('We could not find words in your title: add a few words about the video for more specific hashtags.');
@@ -141,13 +142,16 @@ function tipsFor(
   if (observed && observedTrending.length > 0) {
     const top = relevant[0];
     tips.push(
-      `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this product in the last ${observed.windowDays} days ` +
+      `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this ` +
+        `product in the last ${observed.windowDays} days ` +
         `(${observed.videos} videos looked at; #${top.tag} on ${top.videos}).` +
         (filled ? ` The others are widely used ${a.niche.label} tags.` : ''),
     );
   } else if (observed && observed.videos > 0) {
     tips.push(
-      `Trending: none of the hashtags seen on the ${observed.videos} videos fetched through this product in the last ${observed.windowDays} days match this topic yet, so these are widely used ${a.niche.label} tags, not measured trends.`,
+      `Trending: none of the hashtags seen on the ${observed.videos} videos fetched through this ` +
+        `product in the last ${observed.windowDays} days match this topic yet, so these are widely ` +
+        `used ${a.niche.label} tags, not measured trends.`,
     );
   } else {
     tips.push(

@@ -152,7 +152,8 @@ export function createJobQueue(opts: {
     /** Open jobs of the queue, and how many of them carry `data.owner = owner`. */
     async openCounts(name: string, owner: string): Promise<{ open: number; owners: number }> {
       const [row] = await sql<{ open: string; owners: string }>(
-        "SELECT count(*) AS open, count(*) FILTER (WHERE data->>'owner' = $2) AS owners FROM pgboss.job WHERE name = $1 AND state < 'completed'",
+        "SELECT count(*) AS open, count(*) FILTER (WHERE data->>'owner' = $2) AS owners " +
+          "FROM pgboss.job WHERE name = $1 AND state < 'completed'",
         [name, owner],
       );
       return { open: Number(row?.open ?? 0), owners: Number(row?.owners ?? 0) };
@@ -184,7 +185,8 @@ export function createJobQueue(opts: {
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     async cancelUnlessKept(name: string, id: string): Promise<boolean> {
       const rows = await sql(
-        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = $2 AND state < 'completed' AND NOT coalesce((data->>'keep')::boolean, false) RETURNING 1`,
+        `UPDATE pgboss.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = $2 ` +
+          `AND state < 'completed' AND NOT coalesce((data->>'keep')::boolean, false) RETURNING 1`,
         [name, id],
       );
       if (rows.length) running.get(id)?.abort();
