@@ -16,7 +16,7 @@ export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === 'pglite') return openPglite('memory://', { loadDataDir: await pgliteTemplateDump() });
-  const fresh = await createPostgresDatabase();
+  const fresh = await createPostgresDatabase({ migrated: true });
   const database = await openPostgres(fresh.url);
   return {
     ...database,
@@ -69,12 +69,18 @@ function templateKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** A fresh, empty PostgreSQL database for a child process (e.g. an end-to-end server). */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database for a child process (e.g. an end-to-end server): empty, or with
+ * `migrated` a copy of a template that already holds the schema (its migrations then run as no-ops).
+ */
+export async function createPostgresDatabase(
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `smt_e2e_${crypto.randomBytes(6).toString('hex')}`;
+  const template = opts.migrated ? await postgresTemplate() : null;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
@@ -87,4 +93,30 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
       await c.end();
     },
   };
+}
+
+/** The name of a migrated PostgreSQL database to copy (one per migration set, built once, kept). */
+let postgresTemplateName: Promise<string> | undefined;
+function postgresTemplate(): Promise<string> {
+  postgresTemplateName ??= (async () => {
+    const name = `smt_template_${templateKey()}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) return name;
+      const build = await createPostgresDatabase();
+      await (await openPostgres(build.url)).close();
+      const built = new URL(build.url).pathname.slice(1);
+      // The pool's sessions end a moment after close(); a rename needs them gone.
+      const busy = 'SELECT 1 FROM pg_stat_activity WHERE datname = $1';
+      for (let i = 0; i < 100 && (await admin.query(busy, [built])).rowCount; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      // Renamed only once whole, so nobody copies a half-migrated template; a worker that lost the race drops its own.
+      await admin.query(`ALTER DATABASE ${built} RENAME TO ${name}`).catch(() => build.drop());
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return postgresTemplateName;
 }
