@@ -65,7 +65,8 @@ if (!(await verifier.verify(headers, c.body)).ok) throw new Error('the captured 
 const roundTrip = await timeAsync(() => fetch(`${fake.url}/v1/billing/plans/P-NONE`).then((r) => r.arrayBuffer()), 200);
 const offline = await timeAsync(() => verifier.verify(headers, c.body), 200);
 console.log(
-  `Webhook (${c.body.length} B body): loopback round trip ${roundTrip.toFixed(3)} ms, offline verify ${offline.toFixed(3)} ms, ratio ${(offline / roundTrip).toFixed(2)}x`,
+  `Webhook (${c.body.length} B body): loopback round trip ${roundTrip.toFixed(3)} ms, offline verify ` +
+    `${offline.toFixed(3)} ms, ratio ${(offline / roundTrip).toFixed(2)}x`,
 );
 sink.close();
 
@@ -89,7 +90,8 @@ if (!s.isProUser) throw new Error('the bench user is not Pro');
 const me = await timeAsync(() => user.get('/api/auth/user').then((r) => r.arrayBuffer()), 200);
 const status = await timeAsync(() => user.get('/api/subscription/status').then((r) => r.arrayBuffer()), 200);
 console.log(
-  `GET /api/auth/user ${me.toFixed(3)} ms, GET /api/subscription/status (paying user) ${status.toFixed(3)} ms, ratio ${(status / me).toFixed(2)}x`,
+  `GET /api/auth/user ${me.toFixed(3)} ms, GET /api/subscription/status (paying user) ` +
+    `${status.toFixed(3)} ms, ratio ${(status / me).toFixed(2)}x`,
 );
 await t.close();
 await fake.close();

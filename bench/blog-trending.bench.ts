@@ -26,18 +26,22 @@ function timeSync(fn: () => unknown, iterations: number, runs = 7): number {
 
 // 1. Markdown
 const section = (i: number) =>
-  `## Section ${i}\n\nHooks decide **everything** in the first _two seconds_. See [the guide](https://example.com/guide/${i}).\n\n- Start with motion\n- Put text on screen\n- Cut every 2-3 seconds\n\n> Quote ${i}: retention is the metric.\n\n\`\`\`js\nconst score = views * 0.${i};\n\`\`\`\n\n`;
+  `## Section ${i}\n\nHooks decide **everything** in the first _two seconds_. See [the ` +
+  `guide](https://example.com/guide/${i}).\n\n- Start with motion\n- Put text on screen\n- Cut every ` +
+  `2-3 seconds\n\n> Quote ${i}: retention is the metric.\n\n\`\`\`js\nconst score = views * ` +
+  `0.${i};\n\`\`\`\n\n`;
 const post = Array.from({ length: 14 }, (_, i) => section(i)).join('');
 const plain = new Marked({ gfm: true, async: false });
 const base = timeSync(() => plain.parse(post), 200);
 const full = timeSync(() => renderMarkdown(post), 200);
 console.log(
-  `Markdown post (${(post.length / 1024).toFixed(1)} KB): marked ${base.toFixed(3)} ms, marked+sanitize ${full.toFixed(3)} ms, ratio ${(full / base).toFixed(2)}x`,
+  `Markdown post (${(post.length / 1024).toFixed(1)} KB): marked ${base.toFixed(3)} ms, ` +
+    `marked+sanitize ${full.toFixed(3)} ms, ratio ${(full / base).toFixed(2)}x`,
 );
 
 // 2. Boosts
 async function boosts(kind: DbKind): Promise<void> {
-  let database;
+  let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   try {
     database = await openTestDatabase(kind);
   } catch (err) {
@@ -60,7 +64,7 @@ async function boosts(kind: DbKind): Promise<void> {
       const b = await repo.insert({ title: `bare ${r}`, videoUrl: 'https://example.com/v', platform: 'tiktok' });
       let t = performance.now();
       await Promise.all(
-        people.map((p) =>
+        people.map(() =>
           db
             .update(trendingVideos)
             .set({ trendingScore: sql`${trendingVideos.trendingScore} + 1` })
@@ -78,7 +82,8 @@ async function boosts(kind: DbKind): Promise<void> {
     const g = median(guarded);
     const b = median(bare);
     console.log(
-      `${kind}: ${N} parallel boosts ${g.toFixed(0)} ms (${((g / N) * 1000).toFixed(0)} µs each), bare increments ${b.toFixed(0)} ms, ratio ${(g / b).toFixed(2)}x; final score exact`,
+      `${kind}: ${N} parallel boosts ${g.toFixed(0)} ms (${((g / N) * 1000).toFixed(0)} µs each), ` +
+        `bare increments ${b.toFixed(0)} ms, ratio ${(g / b).toFixed(2)}x; final score exact`,
     );
   } finally {
     await database.close();

@@ -144,15 +144,24 @@ try {
   // the technique of the product's media transport). What they reach is the ceiling here.
   const cdnUrl = new URL(cdnPath);
   const cleanup = `c.on('error',()=>u.destroy());u.on('error',()=>c.destroy());`;
-  const slabRelay = `let s=Buffer.allocUnsafe(262144),o=0;const up=()=>net.connect({port:P,host:'127.0.0.1',onread:{buffer:()=>{if(262144-o<65536){s=Buffer.allocUnsafe(262144);o=0;}return s.subarray(o);},callback:(n,b)=>{o+=n;if(c.write(Buffer.from(b.buffer,b.byteOffset,n)))return true;c.once('drain',()=>u._read(0));return false;}}});`;
+  const slabRelay = [
+    "let s=Buffer.allocUnsafe(262144),o=0;const up=()=>net.connect({port:P,host:'127.0.0.1',onread:{",
+    'buffer:()=>{if(262144-o<65536){s=Buffer.allocUnsafe(262144);o=0;}return s.subarray(o);},',
+    "callback:(n,b)=>{o+=n;if(c.write(Buffer.from(b.buffer,b.byteOffset,n)))return true;c.once('drain',()=>u._read(0));",
+    'return false;}}});',
+  ].join('');
   const relayCode = {
     forwarder: `c=>{const u=net.connect(P,'127.0.0.1');c.pipe(u);u.pipe(c);${cleanup}}`,
     lean: `c=>{${slabRelay}const u=up();c.pipe(u);u.on('end',()=>c.end());${cleanup}}`,
     // The same relay opening a new upstream connection for every request, as one without a pool does.
-    leanCold: `c=>{${slabRelay}let u=null;c.on('data',d=>{u?.destroy();u=up();u.write(d);u.on('error',()=>c.destroy());});c.on('close',()=>u?.destroy());c.on('error',()=>{});}`,
+    leanCold:
+      `c=>{${slabRelay}let u=null;c.on('data',d=>{u?.destroy();u=up();u.write(d);u.on('error',()=>c.destroy());});` +
+      `c.on('close',()=>u?.destroy());c.on('error',()=>{});}`,
   };
   async function startRelay(handler: string) {
-    const code = `const net=require('node:net');const P=${Number(cdnUrl.port)};const r=net.createServer(${handler}).listen(0,'127.0.0.1',()=>console.log(r.address().port));`;
+    const code =
+      `const net=require('node:net');const P=${Number(cdnUrl.port)};const ` +
+      `r=net.createServer(${handler}).listen(0,'127.0.0.1',()=>console.log(r.address().port));`;
     const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = Number(await new Promise<string>((r) => child.stdout!.once('data', (d) => r(String(d)))));
     return {
@@ -192,16 +201,23 @@ try {
   const ratios = rows.map((r) => r.d / r.p);
   const [ratio, q1, q3] = [median(ratios), pct(ratios, 25), pct(ratios, 75)];
   console.log(
-    `throughput: direct ${rate(median(rows.map((r) => r.d))).toFixed(0)} MB/s (baseline), via /api/video/download ${rate(median(rows.map((r) => r.p))).toFixed(0)} MB/s; per-round ratio median ${ratio.toFixed(2)}x baseline (quartiles ${q1.toFixed(2)}-${q3.toFixed(2)}, ${ROUNDS} rounds; goal >= 0.9)`,
+    `throughput: direct ${rate(median(rows.map((r) => r.d))).toFixed(0)} MB/s (baseline), via ` +
+      `/api/video/download ${rate(median(rows.map((r) => r.p))).toFixed(0)} MB/s; per-round ratio ` +
+      `median ${ratio.toFixed(2)}x baseline (quartiles ${q1.toFixed(2)}-${q3.toFixed(2)}, ` +
+      `${ROUNDS} rounds; goal >= 0.9)`,
   );
   const of = (k: 'f' | 'l' | 'c') => median(rows.map((r) => r.d / r[k])).toFixed(2);
   const vs = (k: 'f' | 'l') => median(rows.map((r) => r[k] / r.p)).toFixed(2);
   console.log(
-    `throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline (ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`,
+    `throughput: plain TCP forwarder ${of('f')}x baseline, lean slab relay ${of('l')}x baseline ` +
+      `(ceilings for a relay here), the same relay with a new upstream connection per file ${of('c')}x; ` +
+      `the product = ${vs('f')}x the forwarder, ${vs('l')}x the lean relay`,
   );
   const busy = (open: unknown) => `${(median(benchBusy.get(open)!) * 100).toFixed(0)}%`;
   console.log(
-    `cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`,
+    `cpu per 100 MB download: server ${cpu.server.toFixed(0)} ms, lean slab relay process ` +
+      `${cpu.lean.toFixed(0)} ms; bench process (client + fake CDN) busy ${busy(direct)} of direct ` +
+      `transfers, ${busy(leanRelayed)} of lean relay ones, ${busy(viaProduct)} of product ones`,
   );
   const kinds = [
     ['direct', direct],
@@ -211,11 +227,20 @@ try {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   // /proc counts in 10 ms ticks: means over the rounds, not medians.
   console.log(
-    `bench main thread per transfer (user + system ms): ${kinds.map(([n, o]) => `${n} ${mean(mainCpu.get(o)!.map((x) => x[0])).toFixed(0)} + ${mean(mainCpu.get(o)!.map((x) => x[1])).toFixed(0)}`).join(', ')}`,
+    `bench main thread per transfer (user + system ms): ${kinds
+      .map(([n, o]) => {
+        const cpu = mainCpu.get(o)!;
+        return `${n} ${mean(cpu.map((x) => x[0])).toFixed(0)} + ${mean(cpu.map((x) => x[1])).toFixed(0)}`;
+      })
+      .join(', ')}`,
   );
   const phase = (o: unknown, f: (x: number[]) => number) => median(phases.get(o)!.map(f)).toFixed(1);
   console.log(
-    `timeline (median ms: first byte / first byte to 95% / last 5%): ${kinds.map(([n, o]) => `${n} ${phase(o, (x) => x[0])} / ${phase(o, (x) => x[1] - x[0])} / ${phase(o, (x) => x[2] - x[1])}`).join(', ')}`,
+    `timeline (median ms: first byte / first byte to 95% / last 5%): ${kinds
+      .map(
+        ([n, o]) => `${n} ${phase(o, (x) => x[0])} / ${phase(o, (x) => x[1] - x[0])} / ${phase(o, (x) => x[2] - x[1])}`,
+      )
+      .join(', ')}`,
   );
 
   // 2. Peak RSS growth with 20 concurrent 100 MB downloads.
@@ -228,7 +253,9 @@ try {
   clearInterval(sampler);
   if (results.some((r) => r.bytes !== SIZE)) throw new Error('a concurrent download was short');
   console.log(
-    `memory: 20 concurrent 100 MB downloads in ${((performance.now() - t0) / 1000).toFixed(1)} s, server RSS ${before.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB = +${(peak - before).toFixed(0)} MB (goal <= 50 MB)`,
+    `memory: 20 concurrent 100 MB downloads in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
+      `server RSS ${before.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB = ` +
+      `+${(peak - before).toFixed(0)} MB (goal <= 50 MB)`,
   );
 
   // 3. Time to first byte added by the product (cached info, small reads).
@@ -249,7 +276,8 @@ try {
     }
   }
   console.log(
-    `ttfb: direct ${median(dt).toFixed(1)} ms (baseline), via product ${median(pt).toFixed(1)} ms = +${(median(pt) - median(dt)).toFixed(1)} ms added (${(median(pt) / median(dt)).toFixed(1)}x)`,
+    `ttfb: direct ${median(dt).toFixed(1)} ms (baseline), via product ${median(pt).toFixed(1)} ms = ` +
+      `+${(median(pt) - median(dt)).toFixed(1)} ms added (${(median(pt) / median(dt)).toFixed(1)}x)`,
   );
 
   // 4. Cached /api/video/info under 50 concurrent clients (signed out, per-IP limit raised).
@@ -279,7 +307,10 @@ try {
     }),
   );
   console.log(
-    `info (cached, 50 concurrent, ${latencies.length} requests): p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; /api/health under the same load p50 ${pct(health, 50).toFixed(1)} ms (baseline) = ${(pct(latencies, 50) / pct(health, 50)).toFixed(1)}x`,
+    `info (cached, 50 concurrent, ${latencies.length} requests): p50 ` +
+      `${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; /api/health under ` +
+      `the same load p50 ${pct(health, 50).toFixed(1)} ms (baseline) = ` +
+      `${(pct(latencies, 50) / pct(health, 50)).toFixed(1)}x`,
   );
 } finally {
   await server.stop();

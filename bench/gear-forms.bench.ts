@@ -90,7 +90,9 @@ try {
   const wr = median(wholeRounds.map((r) => r[0] / r[1]));
   const hr264 = median(wholeRounds.map((r) => r[0] / r[2]));
   console.log(
-    `whole HEVC gear ${WHOLE_MB} MB, CDN paced at 100 MB/s, ${ROUNDS} rounds: direct ${wd.toFixed(0)} ms (baseline), via /api/video/download ${wp.toFixed(0)} ms; throughput ratio ${wr.toFixed(2)}x (goal >= 0.95); the H.264 file of the same size ${hr264.toFixed(2)}x`,
+    `whole HEVC gear ${WHOLE_MB} MB, CDN paced at 100 MB/s, ${ROUNDS} rounds: direct ${wd.toFixed(0)} ms (baseline), ` +
+      `via /api/video/download ${wp.toFixed(0)} ms; throughput ratio ${wr.toFixed(2)}x (goal >= 0.95); ` +
+      `the H.264 file of the same size ${hr264.toFixed(2)}x`,
   );
 
   const dashRounds: Array<[number, number]> = [];
@@ -132,7 +134,9 @@ try {
   const hp = median(dashRounds.map((r) => r[1]));
   const hr = median(dashRounds.map((r) => r[1] / r[0]));
   console.log(
-    `DASH 1080p remux ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB + ${(fs.statSync(sound).size / 1e6).toFixed(2)} MB), CDN paced at 20 MB/s, ${ROUNDS} rounds: by hand ${hd.toFixed(0)} ms (baseline), via /api/video/download ${hp.toFixed(0)} ms; time ratio ${hr.toFixed(2)}x (goal <= 1.1)`,
+    `DASH 1080p remux ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB + ` +
+      `${(fs.statSync(sound).size / 1e6).toFixed(2)} MB), CDN paced at 20 MB/s, ${ROUNDS} rounds: ` +
+      `by hand ${hd.toFixed(0)} ms (baseline), via /api/video/download ${hp.toFixed(0)} ms; time ratio ${hr.toFixed(2)}x (goal <= 1.1)`,
   );
 } finally {
   await server.stop();

@@ -76,7 +76,10 @@ async function timeAsync(n: number, fn: (i: number) => Promise<unknown>): Promis
 const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 const n0 = (v: number) => (Number.isNaN(v) ? '–' : fmt(v));
 const row = (what: string, s: ReturnType<typeof stats>, base?: ReturnType<typeof stats>) =>
-  `| ${what} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${n0(s.cpuP50)} | ${n0(s.cpuP99)} | ${Math.round(s.perSecond).toLocaleString('en-US')} | ${Math.round(s.perCpuSecond).toLocaleString('en-US')} | ${base ? `${(s.p50 / base.p50).toFixed(1)}x` : '1.0x'} |`;
+  `| ${what} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${n0(s.cpuP50)} | ${n0(s.cpuP99)} | ` +
+  `${Math.round(s.perSecond).toLocaleString('en-US')} | ` +
+  `${Math.round(s.perCpuSecond).toLocaleString('en-US')} | ` +
+  `${base ? `${(s.p50 / base.p50).toFixed(1)}x` : '1.0x'} |`;
 
 const loadStart = performance.now();
 const nlp = createWinkAdapter();
@@ -153,5 +156,6 @@ console.log(row('HTTP baseline: GET /api/health (one database round trip)', heal
 console.log(row('HTTP POST /api/ai/hashtags (Pro session, PGlite)', httpTags, health));
 console.log(row('HTTP POST /api/content/optimize (tiktok)', httpOptimise, health));
 console.log(
-  `\nGoal p99 < 5 ms for the built-in engine: wall ${engine.p99 < 5 && withDesc.p99 < 5 ? 'met' : 'NOT met'}, CPU ${engine.cpuP99 < 5 && withDesc.cpuP99 < 5 ? 'met' : 'NOT met'}`,
+  `\nGoal p99 < 5 ms for the built-in engine: wall ${engine.p99 < 5 && withDesc.p99 < 5 ? 'met' : 'NOT met'}, ` +
+    `CPU ${engine.cpuP99 < 5 && withDesc.cpuP99 < 5 ? 'met' : 'NOT met'}`,
 );

@@ -66,7 +66,10 @@ async function workerProcess(env: Record<string, string>, root: string): Promise
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => ((out += d), out.includes('worker is ready') && resolve()));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('worker is ready')) resolve();
+    });
     child.on('exit', () => reject(new Error(`worker exited: ${out}`)));
   });
   return child;
@@ -93,7 +96,7 @@ async function throughput(workers: number, root: string) {
       VIDEO_INFO_PER_MINUTE: '100000',
       MEDIA_QUEUE_LIMIT: '1000',
     },
-    root,
+    { root },
   );
   const children: ChildProcess[] = [];
   try {
@@ -170,13 +173,13 @@ async function measure(root: string, createJobQueue: CreateJobQueue) {
   const counted: Database = {
     ...lite,
     jobs: {
-      executeSql: (text: string, values?: unknown[]) => (
-        calls++,
-        (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(
+      executeSql: (text: string, values?: unknown[]) => {
+        calls++;
+        return (lite.jobs as { executeSql: (t: string, v?: unknown[]) => Promise<{ rows: unknown[] }> }).executeSql(
           text,
           values,
-        )
-      ),
+        );
+      },
     },
   };
   const onPglite = await latency(createJobQueue, counted, async () => calls);
@@ -184,22 +187,26 @@ async function measure(root: string, createJobQueue: CreateJobQueue) {
 
   console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
   console.log(
-    `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
+    `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ` +
+      `${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,
   );
   console.log(
-    `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
+    `  PGlite:     enqueue to start p50 ${onPglite.p50.toFixed(0)} ms, p99 ${onPglite.p99.toFixed(0)} ms; ` +
+      `${onPglite.perJob.toFixed(1)} SQL calls per job (polling included)`,
   );
   const one = await throughput(1, root);
   const two = await throughput(2, root);
   console.log(`batch of ${ITEMS} items (5 MB each) on PostgreSQL, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`);
   console.log(
-    `  1 worker process: ${one.items.toFixed(0)} items/min; 2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
+    `  1 worker process: ${one.items.toFixed(0)} items/min; ` +
+      `2 worker processes: ${two.items.toFixed(0)} items/min (${(two.items / one.items).toFixed(2)}x)`,
   );
   console.log(
     `${AUDIO} audio extractions at once (20 s MP3 each) through the web node, MEDIA_CONCURRENCY=${PER_WORKER} per worker:`,
   );
   console.log(
-    `  1 worker process: ${one.audio.toFixed(0)} jobs/min; 2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
+    `  1 worker process: ${one.audio.toFixed(0)} jobs/min; ` +
+      `2 worker processes: ${two.audio.toFixed(0)} jobs/min (${(two.audio / one.audio).toFixed(2)}x)`,
   );
   return { onPostgres, onPglite, one, two };
 }

@@ -114,7 +114,8 @@ async function medianOf(port: number, url: string, headers?: Record<string, stri
 async function bareServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const page =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<meta name="description" content="Baseline page"><title>Baseline</title></head><body><h1>Baseline</h1><p>One line of text.</p></body></html>';
+    '<meta name="description" content="Baseline page"><title>Baseline</title></head>' +
+    '<body><h1>Baseline</h1><p>One line of text.</p></body></html>';
   const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
@@ -148,7 +149,9 @@ try {
     ['sign-in (/sign-in)', `${server.url}/sign-in`],
   ];
   const line = (name: string, m: Measured) =>
-    `${name.padEnd(26)} ${CATEGORIES.map((c) => String(m.scores[c]).padStart(3)).join('  ')}   JS ${kb(m.jsBytes)}, CSS ${kb(m.cssBytes)}, all ${kb(m.totalBytes)} sent (${kb(m.uncompressedBytes)} uncompressed, ${(m.totalBytes / Math.max(1, m.uncompressedBytes)).toFixed(2)}x)`;
+    `${name.padEnd(26)} ${CATEGORIES.map((c) => String(m.scores[c]).padStart(3)).join('  ')}   ` +
+    `JS ${kb(m.jsBytes)}, CSS ${kb(m.cssBytes)}, all ${kb(m.totalBytes)} sent (${kb(m.uncompressedBytes)} uncompressed, ` +
+    `${(m.totalBytes / Math.max(1, m.uncompressedBytes)).toFixed(2)}x)`;
   console.log(`Lighthouse ${RUNS} runs each, median by performance; columns: ${CATEGORIES.join(', ')}`);
   console.log(line('baseline (bare page)', baseline));
   for (const [name, url, headers] of pages) {

@@ -20,9 +20,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-media-bench-'));
 
 const clip = toneMp4(60, { size: '720x1280' }); // H.264 + AAC, moov at the end, like a phone export
 const PASSAGES = [
-  'Welcome to our cooking channel. Today we will make a simple tomato pasta with garlic, olive oil and fresh basil. It takes about twenty minutes from start to finish.',
-  'The weather forecast for tomorrow shows heavy rain in the morning. In the afternoon the clouds will clear and the temperature will reach fifteen degrees.',
-  'Thank you for watching this video. Please like and subscribe, and leave a comment below if you have any questions about travel in Japan.',
+  'Welcome to our cooking channel. Today we will make a simple tomato pasta with garlic, olive oil ' +
+    'and fresh basil. It takes about twenty minutes from start to finish.',
+  'The weather forecast for tomorrow shows heavy rain in the morning. In the afternoon the clouds ' +
+    'will clear and the temperature will reach fifteen degrees.',
+  'Thank you for watching this video. Please like and subscribe, and leave a comment below if you ' +
+    'have any questions about travel in Japan.',
 ];
 const speech = speechMp4([...PASSAGES, ...PASSAGES], 1.5); // about 60 s of speech with pauses
 const speechSeconds = Number(
@@ -53,11 +56,16 @@ for (let i = 0; i < RUNS + 1; i++) {
   if (res.status !== 200) throw new Error(`extract failed: ${res.status} ${await res.text()}`);
   await res.json();
   const b = performance.now() - s;
-  if (i > 0) plain.push(a), product.push(b); // first round warms caches
+  if (i > 0) {
+    // the first round warms caches
+    plain.push(a);
+    product.push(b);
+  }
 }
 const ratio = median(product) / median(plain);
 console.log(
-  `1. 60 s MP4 -> MP3 192k: plain ffmpeg ${median(plain).toFixed(0)} ms, product request ${median(product).toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (goal <= 1.30x)`,
+  `1. 60 s MP4 -> MP3 192k: plain ffmpeg ${median(plain).toFixed(0)} ms, product request ` +
+    `${median(product).toFixed(0)} ms, ratio ${ratio.toFixed(2)}x (goal <= 1.30x)`,
 );
 
 // 2. Real-time factor per engine (the captions engine downloads no media at all).
@@ -77,7 +85,12 @@ async function rtf(label: string, make: () => ReturnType<typeof tt.addVideo>, ex
     `2. ${label}: ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s of audio, RTF ${(ms / 1000 / speechSeconds).toFixed(3)}`,
   );
 }
-const vtt = `WEBVTT\n\n${Array.from({ length: 30 }, (_, i) => `00:00:${String(i * 2).padStart(2, '0')}.000 --> 00:00:${String(i * 2 + 1).padStart(2, '0')}.900\nline ${i}\n`).join('\n')}`;
+const two = (n: number) => String(n).padStart(2, '0');
+const cues = Array.from(
+  { length: 30 },
+  (_, i) => `00:00:${two(i * 2)}.000 --> 00:00:${two(i * 2 + 1)}.900\nline ${i}\n`,
+);
+const vtt = `WEBVTT\n\n${cues.join('\n')}`;
 await rtf(
   'captions (TikTok WebVTT)',
   () => tt.addVideo({ media: { file: speech }, subtitles: [{ lang: 'eng-US', vtt }], duration: 60 }),
@@ -109,7 +122,8 @@ const offPro = await off.signUp({ pro: true });
   }
   const ms = median(times);
   console.log(
-    `2. offline (pocketsphinx batch): ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s, RTF ${(ms / 1000 / speechSeconds).toFixed(3)} (${wordsOut.split(' ').length} words)`,
+    `2. offline (pocketsphinx batch): ${ms.toFixed(0)} ms for ${speechSeconds.toFixed(1)} s, RTF ` +
+      `${(ms / 1000 / speechSeconds).toFixed(3)} (${wordsOut.split(' ').length} words)`,
   );
 }
 
@@ -127,8 +141,10 @@ const offPro = await off.signUp({ pro: true });
   clearInterval(sampler);
   const failures = results.filter((x) => x !== 200).length;
   console.log(
-    `3. 8 concurrent extractions: ${failures} failures (${results.join(',')}), wall ${wall.toFixed(0)} ms = ${(wall / median(plain)).toFixed(2)}x one plain ffmpeg run, ` +
-      `${((8 * 60) / (wall / 1000)).toFixed(0)} s of audio per second, peak RSS +${((peak - rssBefore) / 1048576).toFixed(0)} MB (${(peak / 1048576).toFixed(0)} MB)`,
+    `3. 8 concurrent extractions: ${failures} failures (${results.join(',')}), wall ` +
+      `${wall.toFixed(0)} ms = ${(wall / median(plain)).toFixed(2)}x one plain ffmpeg run, ` +
+      `${((8 * 60) / (wall / 1000)).toFixed(0)} s of audio per second, peak RSS ` +
+      `+${((peak - rssBefore) / 1048576).toFixed(0)} MB (${(peak / 1048576).toFixed(0)} MB)`,
   );
 }
 

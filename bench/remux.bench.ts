@@ -46,11 +46,13 @@ try {
   }
   const [ttfb, total, base] = [median(product.map((p) => p[0])), median(product.map((p) => p[1])), median(bare)];
   console.log(
-    `1080p HEVC ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB video + ${(fs.statSync(sound).size / 1e6).toFixed(2)} MB sound), ${ROUNDS} rounds, medians:`,
+    `1080p HEVC ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB video + ` +
+      `${(fs.statSync(sound).size / 1e6).toFixed(2)} MB sound), ${ROUNDS} rounds, medians:`,
   );
   console.log(`  bare ffmpeg -c copy of the local files: ${base.toFixed(0)} ms`);
   console.log(
-    `  product: first byte ${ttfb.toFixed(0)} ms (${(ttfb / base).toFixed(2)}x), whole file ${total.toFixed(0)} ms (${(total / base).toFixed(2)}x)`,
+    `  product: first byte ${ttfb.toFixed(0)} ms (${(ttfb / base).toFixed(2)}x), whole file ` +
+      `${total.toFixed(0)} ms (${(total / base).toFixed(2)}x)`,
   );
   console.log(`  server CPU per remuxed download (process + ffmpeg): ${median(cpu)} ms`);
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -187,7 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const group of ALL_OR_NONE) {
     const set = group.filter((k) => e[k] !== undefined);
     if (set.length && set.length < group.length) {
-      const missing = group.find((k) => e[k] === undefined)!;
+      const [missing] = group.filter((k) => e[k] === undefined);
       throw new ConfigError(
         `Invalid configuration: ${missing} is required when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`,
       );
@@ -214,9 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testCheckoutAllowed: !isProduction && (e.TEST_CHECKOUT === 'on' || (e.TEST_CHECKOUT !== 'off' && local)),
     sessionSecret: e.SESSION_SECRET ?? devSessionSecret(dataDir),
     publicUrl,
-    oidc: e.OIDC_ISSUER_URL
-      ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
-      : null,
+    oidc:
+      e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : null,
   };
 }
 

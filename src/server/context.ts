@@ -263,11 +263,11 @@ export function createContext(config: Config, database: Database, logger: Logger
   schedules.add(mediaFeature.cleanupTask);
   schedules.add(services.billing.reconciliationTask);
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
-  trendsCollectors.tasks.forEach((task) => schedules.add(task));
+  for (const task of trendsCollectors.tasks) schedules.add(task);
   schedules.add(batch.expiryTask);
   schedules.add(studio.uploads.cleanupTask);
   /** Started with the server and stopped on close, in this order (stopped in reverse). */
-  const background: Array<{ name: string; start(): Promise<unknown> | void; stop(): Promise<void> | void }> = [
+  const background: Array<{ name: string; start(): unknown; stop(): unknown }> = [
     { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },
     {
       name: 'jobs',

@@ -28,7 +28,7 @@ type Headers = Record<string, string>;
 type Extra = Record<string, unknown>;
 /** Params may be left out only when the default template has no placeholder. */
 export type FailArgs<C extends ErrorCode> =
-  {} extends ErrorParams<C>
+  Record<string, never> extends ErrorParams<C>
     ? [params?: ErrorParams<C>, extra?: Extra, headers?: Headers]
     : [params: ErrorParams<C>, extra?: Extra, headers?: Headers];
 
@@ -87,9 +87,8 @@ export function infrastructureError(err: unknown): AppError | null {
     const pgDown = network || (typeof code === 'string' && /^(08|57P0|53300)/.test(code));
     const lost =
       typeof message === 'string' &&
-      /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
-        message,
-      );
+      (/Connection terminated|terminating connection/i.test(message) ||
+        /Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message));
     if (pgDown || lost) {
       return fail('service.database_unavailable');
     }

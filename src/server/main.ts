@@ -11,7 +11,7 @@ import { reachability } from './lib/reachability.js';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -72,7 +72,8 @@ async function main() {
       hsts: config.secureTransport,
       billing,
     },
-    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}; ${reach}`,
+    `Social Media Toolkit is ready: ${mode} mode, ${transport}, billing ` +
+      `${billing}${config.PROCESS_ROLE === 'web' ? ', web only (jobs run on workers)' : ''}; ${reach}`,
   );
 }
 

@@ -151,7 +151,10 @@ export function toSrt(segments: CaptionSegment[]): string {
 }
 
 export function toWebVtt(segments: CaptionSegment[]): string {
-  return `WEBVTT\n\n${segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${s.text.replace(/-->/g, '->')}\n`).join('\n')}`;
+  const cues = segments.map(
+    (s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${s.text.replace(/-->/g, '->')}\n`,
+  );
+  return `WEBVTT\n\n${cues.join('\n')}`;
 }
 
 /** `m:ss` for the segment list. */

@@ -190,7 +190,8 @@ export const ERROR_CATALOGUE = {
     message: '{platform} is not answering right now. Please try again in a few minutes.',
     variants: {
       refused: '{platform} refused to send this file right now. Please fetch the video again and retry.',
-      files: '{platform} would not send any file of this video right now (tried {tried}). Please fetch it again and retry.',
+      files:
+        '{platform} would not send any file of this video right now (tried {tried}). Please fetch it again and retry.',
       slide: '{platform} would not send slide {n} of this post right now. Please fetch it again and retry.',
       redirects: 'The site redirected too many times.',
       broken_redirect: 'The site answered with a broken redirect.',
@@ -353,7 +354,9 @@ export const ERROR_CATALOGUE = {
   'cli.billing_unconfigured': {
     status: 400,
     message:
-      'PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET (and PAYPAL_ENV=sandbox or live), then run billing:setup again. Without them the built-in test checkout is used outside production.',
+      'PayPal is not configured: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET (and ' +
+      'PAYPAL_ENV=sandbox or live), then run billing:setup again. Without them the built-in test ' +
+      'checkout is used outside production.',
   },
 } as const satisfies Record<string, Entry>;
 
@@ -391,7 +394,10 @@ export function renderError(code: unknown, params?: ErrorParamValues): string | 
   let complete = true;
   const text = template.replace(/\{(\w+)\}/g, (hole, name: string) => {
     const value = params && Object.hasOwn(params, name) ? params[name] : undefined;
-    if (value === undefined || name === 'variant') return ((complete = false), hole);
+    if (value === undefined || name === 'variant') {
+      complete = false;
+      return hole;
+    }
     return String(value);
   });
   return complete ? text : undefined;

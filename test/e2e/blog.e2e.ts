@@ -112,7 +112,8 @@ describe('blog', () => {
     expect(html).toContain('<meta name="description" content="Five ways to hold attention in the first seconds." />');
     expect(html).toContain('<meta property="og:title" content="Hooks That Keep Viewers: 5 Tips!" />');
     expect(html).toContain(
-      `<meta property="og:url" content="${server.env.PUBLIC_URL ?? `http://localhost:${server.env.PORT}`}/blog/hooks-that-keep-viewers-5-tips" />`,
+      `<meta property="og:url" content="${server.env.PUBLIC_URL ?? `http://localhost:${server.env.PORT}`}` +
+        `/blog/hooks-that-keep-viewers-5-tips" />`,
     );
     expect(html).toContain('<div id="root"></div>');
 

@@ -90,7 +90,8 @@ describe('downloader', () => {
     await video.waitFor();
     expect(await video.getAttribute('src')).toBe('/api/video/stream/7504044860782021930');
     await page.waitForFunction(
-      () => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2,
+      () =>
+        ((document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 2,
     );
     await page.getByRole('button', { name: 'Close preview' }).click();
     await page.getByRole('button', { name: 'Play preview' }).waitFor();

@@ -92,7 +92,8 @@ describe('installable web app', () => {
     expect(await page.getByTestId('video-title').textContent()).toBe('Shared to the app');
     await page.getByRole('button', { name: 'Play preview' }).click();
     await page.waitForFunction(
-      () => (document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState! >= 2,
+      () =>
+        ((document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 2,
     );
     await screenshot(page, 'installable-share-target-controlled-375');
 

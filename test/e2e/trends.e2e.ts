@@ -57,7 +57,8 @@ async function seedObservations(url: string) {
   ];
   for (const [id, author, tags, plays, likes, daysAgo, music, artist, dur] of rows) {
     await c.query(
-      `insert into video_observations (video_id, description, author, author_followers, hashtags, music_id, music_title, music_author, music_duration, plays, likes, observed_at)
+      `insert into video_observations (video_id, description, author, author_followers, hashtags, music_id,
+        music_title, music_author, music_duration, plays, likes, observed_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         id,

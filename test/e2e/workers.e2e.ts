@@ -26,7 +26,10 @@ function startWorker(): Promise<ChildProcess> {
   workers.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => ((out += d), out.includes('worker is ready') && resolve(child)));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('worker is ready')) resolve(child);
+    });
     child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${out}`)));
   });
 }

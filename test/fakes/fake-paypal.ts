@@ -71,7 +71,7 @@ export async function startFakePayPal(
   });
   function emit(type: string, resource: Json, resourceType = 'subscription') {
     queue.push({
-      id: rid('WH-', 17) + '-' + rid('', 17),
+      id: `${rid('WH-', 17)}-${rid('', 17)}`,
       event_version: '1.0',
       create_time: new Date().toISOString(),
       resource_type: resourceType,

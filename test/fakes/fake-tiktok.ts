@@ -268,9 +268,8 @@ export async function startFakeTikTok() {
     const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort(
       (a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate),
     );
-    tracks.forEach((a: any, i: number) =>
-      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4'),
-    );
+    for (const [i, a] of tracks.entries())
+      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4');
   }
 
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
@@ -282,7 +281,8 @@ export async function startFakeTikTok() {
     const media = o.media ?? { file: mp4 };
     const music = o.music ?? { file: mp3 };
     const expire = Math.floor(Date.now() / 1000) + 48 * 3600;
-    const q = `?a=1988&bt=2240&mime_type=video_mp4&expire=${expire}&l=2026&ply_type=2&policy=2&signature=${crypto.randomBytes(16).toString('hex')}&tk=tt_chain_token`;
+    const signature = crypto.randomBytes(16).toString('hex');
+    const q = `?a=1988&bt=2240&mime_type=video_mp4&expire=${expire}&l=2026&ply_type=2&policy=2&signature=${signature}&tk=tt_chain_token`;
     const cdn = (gear: string) => [
       `https://v16-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,
       `https://v19-webapp-prime.us.tiktok.com/video/tos/fake/${id}/${gear}/${q}`,
@@ -306,14 +306,12 @@ export async function startFakeTikTok() {
         UrlList: cdn(gear.GearName),
         DataSize: gear.Format === 'mp4' ? String(size) : gear.PlayAddr.DataSize,
       };
-    item.video.bitrateAudioInfo?.forEach(
-      (a: any, i: number) =>
-        (a.UrlList = {
-          MainUrl: cdn(`dash_audio_${i}`)[0],
-          BackupUrl: cdn(`dash_audio_${i}`)[1],
-          FallbackUrl: cdn(`dash_audio_${i}`)[2],
-        }),
-    );
+    for (const [i, a] of (item.video.bitrateAudioInfo ?? []).entries())
+      a.UrlList = {
+        MainUrl: cdn(`dash_audio_${i}`)[0],
+        BackupUrl: cdn(`dash_audio_${i}`)[1],
+        FallbackUrl: cdn(`dash_audio_${i}`)[2],
+      };
     for (const k of ['cover', 'originCover', 'dynamicCover'])
       item.video[k] =
         `https://p16-common-sign.tiktokcdn-us.com/fake/${id}/${k}~tplv.image?x-expires=${expire}&x-signature=abc`;
@@ -515,7 +513,10 @@ export async function startFakeTikTok() {
   // The latest transfer on each (kept-alive) connection: a reset concerns that one.
   const latest = new WeakMap<net.Socket, Transfer>();
   function watchReset(socket: net.Socket, t: Transfer) {
-    if (!latest.has(socket)) socket.once('close', (hadError) => hadError && (latest.get(socket)!.reset = true));
+    if (!latest.has(socket))
+      socket.once('close', (hadError) => {
+        if (hadError) latest.get(socket)!.reset = true;
+      });
     latest.set(socket, t);
   }
 

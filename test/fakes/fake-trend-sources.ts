@@ -65,7 +65,12 @@ function rss(now: number): string {
       'https://newsroom.tiktok.com/en-us/new-tools-for-creators',
       'Creators can now apply to the Creator Rewards Program &amp; reach more fans.',
       3,
-    )}${item('New Spotify integration lets you save songs from TikTok', 'https://newsroom.tiktok.com/en-us/save-songs', 'Music fans can save a sound to their playlists.', 30)}${item(
+    )}${item(
+      'New Spotify integration lets you save songs from TikTok',
+      'https://newsroom.tiktok.com/en-us/save-songs',
+      'Music fans can save a sound to their playlists.',
+      30,
+    )}${item(
       'An update on our safety features for teens',
       'https://newsroom.tiktok.com/en-us/teen-safety-update?utm_source=rss',
       'We are rolling out new app settings.',
@@ -96,7 +101,12 @@ function atom(now: number): string {
     'https://www.theverge.com/tiktok/1/tiktok-shop-ads',
     'Advertisers get new formats.',
     5,
-  )}${entry('The &amp;quot;silent review&amp;quot; challenge goes viral on TikTok', 'https://www.theverge.com/tiktok/2/silent-review', 'A new trend.', 8)}${entry(
+  )}${entry(
+    'The &amp;quot;silent review&amp;quot; challenge goes viral on TikTok',
+    'https://www.theverge.com/tiktok/2/silent-review',
+    'A new trend.',
+    8,
+  )}${entry(
     // Same story as the Newsroom item (same canonical URL): stored once.
     'Introducing new tools to help creators earn on TikTok',
     'https://newsroom.tiktok.com/en-us/new-tools-for-creators/',
@@ -109,8 +119,11 @@ function atom(now: number): string {
 function general(now: number): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Social Media Today</title>
-  <item><title>Instagram tests a new feed layout</title><link>https://www.socialmediatoday.com/news/instagram-feed/1/</link><pubDate>${new Date(now - 2 * 3_600_000).toUTCString()}</pubDate><description>Not about the short-video app.</description></item>
-  <item><title>TikTok adds longer uploads for all users</title><link>https://www.socialmediatoday.com/news/tiktok-longer-uploads/2/</link><pubDate>${new Date(now - 6 * 3_600_000).toUTCString()}</pubDate><description>Uploads up to 60 minutes.</description></item>
+  <item><title>Instagram tests a new feed layout</title><link>https://www.socialmediatoday.com/news/instagram-feed/1/</link>
+    <pubDate>${new Date(now - 2 * 3_600_000).toUTCString()}</pubDate><description>Not about the short-video app.</description></item>
+  <item><title>TikTok adds longer uploads for all users</title>
+    <link>https://www.socialmediatoday.com/news/tiktok-longer-uploads/2/</link>
+    <pubDate>${new Date(now - 6 * 3_600_000).toUTCString()}</pubDate><description>Uploads up to 60 minutes.</description></item>
 </channel></rss>`;
 }
 

@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { pgliteTemplate } from './test-db.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,11 +33,22 @@ export interface RunningServer {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** env.PORT may be given when the URL must be known before the start (e.g. OIDC redirect URIs). */
-/** `root`: the checkout whose build runs (a benchmark compares another build with this one). */
-export async function startServer(env: Record<string, string> = {}, root = ROOT): Promise<RunningServer> {
+/**
+ * env.PORT may be given when the URL must be known before the start (e.g. OIDC redirect URIs).
+ * Without DATABASE_URL the server's PGlite starts as a copy of a migrated template (the first start of
+ * an empty cluster costs seconds); `freshDatabase` makes it create its own, as a new install does.
+ * `root`: the checkout whose build runs (a benchmark compares another build with this one).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { freshDatabase?: boolean; root?: string } = {},
+): Promise<RunningServer> {
+  const root = opts.root ?? ROOT;
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-e2e-'));
+  if (!env.DATABASE_URL && !process.env.DATABASE_URL && !opts.freshDatabase) {
+    fs.cpSync(path.join(await pgliteTemplate(), 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
+  }
   const fullEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),

@@ -67,7 +67,7 @@ describe.each(DB_KINDS)('batch downloads (%s)', (db) => {
     expect(entries.map((e) => e.name)).toEqual([`tiktok-fakecreator-${a.id}.mp4`, `tiktok-fakecreator-${b.id}.mp4`]);
     for (const e of entries) expect(e.bytes.equals(fs.readFileSync(tt.sampleMp4))).toBe(true);
     // A forged or altered link is refused.
-    expect((await fetch(t.baseUrl + done.downloadUrl.replace(/sig=[\w-]+/, 'sig=' + 'A'.repeat(43)))).status).toBe(403);
+    expect((await fetch(t.baseUrl + done.downloadUrl.replace(/sig=[\w-]+/, `sig=${'A'.repeat(43)}`))).status).toBe(403);
 
     // Only its owner sees it; retrying requeues the failed item whose link was valid.
     const other = await t.signUp({ pro: true });

@@ -29,7 +29,7 @@ describe.each(DB_KINDS)('test checkout when PayPal is not configured (%s)', (db)
     expect(html).toContain('$9.99');
     expect(html).not.toMatch(/<script/i);
 
-    const approved = await c.post(new URL(approvalUrl).pathname + '/approve');
+    const approved = await c.post(`${new URL(approvalUrl).pathname}/approve`);
     expect(approved.status).toBe(303);
     const ret = new URL(approved.headers.get('location')!);
     expect(ret.origin + ret.pathname).toBe(`${t.ctx.config.publicUrl}/subscription`);
@@ -60,7 +60,7 @@ describe.each(DB_KINDS)('test checkout when PayPal is not configured (%s)', (db)
   it('sends an abandoned checkout back with cancel=true and grants nothing', async () => {
     const c = await t.signUp();
     const { approvalUrl } = await (await c.post('/api/subscription/create')).json();
-    const back = await c.post(new URL(approvalUrl).pathname + '/cancel');
+    const back = await c.post(`${new URL(approvalUrl).pathname}/cancel`);
     expect(back.status).toBe(303);
     const ret = new URL(back.headers.get('location')!);
     expect(ret.searchParams.get('cancel')).toBe('true');

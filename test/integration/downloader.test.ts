@@ -253,7 +253,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     };
     for (let round = 0; round < 2; round++) {
       const got = await Promise.all([fetchOne(0, 300), fetchOne(1, 300), fetchOne(0), fetchOne(1)]);
-      got.forEach((bytes, k) => expect(bytes.equals(files[k % 2])).toBe(true));
+      for (const [k, bytes] of got.entries()) expect(bytes.equals(files[k % 2])).toBe(true);
     }
     expect(slabsReused()).toBeGreaterThan(reusedBefore); // this test's downloads took the reuse path
   });
@@ -383,7 +383,10 @@ describe('video lookups and private addresses', () => {
     const { createHttpClient } = await import('../../src/server/adapters/http/index.js');
     const asked: string[] = [];
     const http = createHttpClient({
-      lookup: async (host) => (asked.push(host), [{ address: '192.168.1.20', family: 4 }]),
+      lookup: async (host) => {
+        asked.push(host);
+        return [{ address: '192.168.1.20', family: 4 }];
+      },
     });
     const t = await createTestApp({ overrides: { http } });
     try {

@@ -17,7 +17,9 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-const INDEX = `<!doctype html><html lang="en"><head><title>Shell</title>${'<meta name="x" content="padding" />'.repeat(30)}</head><body><div id="root"></div></body></html>`;
+const INDEX =
+  '<!doctype html><html lang="en"><head><title>Shell</title>' +
+  `${'<meta name="x" content="padding" />'.repeat(30)}</head><body><div id="root"></div></body></html>`;
 const SCRIPT = `console.log(${JSON.stringify('landing '.repeat(400))});`;
 
 describe.each(DB_KINDS)('pages (%s)', (db) => {
@@ -151,7 +153,8 @@ describe.each(DB_KINDS)('pages (%s)', (db) => {
     expect(pub.html).not.toContain('src="https://');
 
     // Not an open proxy: a link this server did not sign, or a signature for another URL, is refused.
-    const forged = `/api/images?u=${encodeURIComponent('https://pics.example.com/other.png')}&s=${new URL(entry.thumbnailSrc, t.baseUrl).searchParams.get('s')}`;
+    const signature = new URL(entry.thumbnailSrc, t.baseUrl).searchParams.get('s');
+    const forged = `/api/images?u=${encodeURIComponent('https://pics.example.com/other.png')}&s=${signature}`;
     expect((await t.client().get(forged)).status).toBe(404);
     expect((await t.client().get('/api/images?u=x')).status).toBe(400);
     expect(asked).not.toContain('/other.png');

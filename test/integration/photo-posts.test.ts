@@ -119,7 +119,7 @@ describe.each(DB_KINDS)('photo posts (%s)', (db) => {
     expect(fs.statSync(file).size).toBe(length);
     const entries = await unzip(file);
     expect(entries.map((e) => e.name)).toEqual(['01.jpg', '02.jpg', '03.jpg']);
-    entries.forEach((e, i) => expect(e.bytes.equals(fs.readFileSync(p.slides[i]))).toBe(true));
+    for (const [i, e] of entries.entries()) expect(e.bytes.equals(fs.readFileSync(p.slides[i]))).toBe(true);
     expect(entries.every((e) => e.method === 0)).toBe(true); // stored
     await expect.poll(async () => (await count(c.userId)).downloadCount).toBe(1);
 

@@ -71,31 +71,40 @@ describe.each(DB_KINDS)('1080p and 720p with sound (%s)', (db) => {
     ]);
   });
 
-  it('sends 1080p as one MP4: HEVC tagged hvc1, AAC sound, faststart, full length, with Content-Length; the second time from the store', async () => {
-    const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
-    const c = await t.signUp();
-    const res = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('x-video-quality')).toBe('1080p');
-    expect(res.headers.get('content-disposition')).toMatch(/-1080p\.mp4"$/);
-    const length = Number(res.headers.get('content-length'));
-    const file = await save(res, 'a.mp4');
-    expect(fs.statSync(file).size).toBe(length);
-    const p = probe(file);
-    const video = p.streams.find((s) => s.codec_type === 'video')!;
-    expect([video.codec_name, video.codec_tag_string, video.width, video.height]).toEqual(['hevc', 'hvc1', 1080, 1920]);
-    expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
-    expect(p.duration).toBeGreaterThan(2.8);
-    expect(p.faststart).toBe(true);
-    // Both parts came with the page's cookies (the CDN refuses them otherwise); the file costs one slot.
-    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
+  it(
+    'sends 1080p as one MP4: HEVC tagged hvc1, AAC sound, faststart, full length, with Content-Length; ' +
+      'the second time from the store',
+    async () => {
+      const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });
+      const c = await t.signUp();
+      const res = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-video-quality')).toBe('1080p');
+      expect(res.headers.get('content-disposition')).toMatch(/-1080p\.mp4"$/);
+      const length = Number(res.headers.get('content-length'));
+      const file = await save(res, 'a.mp4');
+      expect(fs.statSync(file).size).toBe(length);
+      const p = probe(file);
+      const video = p.streams.find((s) => s.codec_type === 'video')!;
+      expect([video.codec_name, video.codec_tag_string, video.width, video.height]).toEqual([
+        'hevc',
+        'hvc1',
+        1080,
+        1920,
+      ]);
+      expect(p.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+      expect(p.duration).toBeGreaterThan(2.8);
+      expect(p.faststart).toBe(true);
+      // Both parts came with the page's cookies (the CDN refuses them otherwise); the file costs one slot.
+      await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
 
-    const transfers = tt.transfers.length;
-    const again = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
-    expect(Buffer.from(await again.arrayBuffer()).equals(fs.readFileSync(file))).toBe(true);
-    expect(tt.transfers.length).toBe(transfers); // no CDN traffic, no remux
-    await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(2);
-  });
+      const transfers = tt.transfers.length;
+      const again = await c.post('/api/video/download', { url: v.url, quality: '1080p' });
+      expect(Buffer.from(await again.arrayBuffer()).equals(fs.readFileSync(file))).toBe(true);
+      expect(tt.transfers.length).toBe(transfers); // no CDN traffic, no remux
+      await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(2);
+    },
+  );
 
   it('shares one remux between simultaneous requests', async () => {
     const v = tt.addVideo({ hevc: { gears: gears(), sounds: [aacSound(3)] } });

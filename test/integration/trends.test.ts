@@ -175,15 +175,15 @@ describe.each(DB_KINDS)('trends analysis (%s)', (db) => {
   });
 
   it('records first-party observations from video lookups and aggregates them over days', async () => {
-    const observe = (item: unknown) =>
-      t.ctx.videoObservers.forEach((fn) =>
+    const observe = (item: unknown) => {
+      for (const fn of t.ctx.videoObservers)
         fn({
           ref: { platform: 'tiktok', id: '1', url: '' },
           raw: item as Record<string, unknown>,
           video: {} as never,
           session: null,
-        }),
-      );
+        });
+    };
     observe(realItem());
     observe({ not: 'a video' }); // ignored, never throws
     await t.ctx.services.trendsObservations.flush();
@@ -298,7 +298,7 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
         work: true,
         onTurn: (name, ran) => turns.push([name, ran]),
       });
-      otherNode.tasks.forEach((task) => otherSchedules.add(task));
+      for (const task of otherNode.tasks) otherSchedules.add(task);
       for (const task of otherNode.tasks) await otherSchedules.runNow(task.name);
       expect(turns.sort()).toEqual([
         ['trends:news', false],

@@ -111,7 +111,7 @@ describe('the built server on an https PUBLIC_URL with NODE_ENV unset, over an o
     const walk = (p: string) => {
       const st = fs.lstatSync(p);
       if ((st.mode & 0o077) !== 0) loose.push(`${p} ${(st.mode & 0o777).toString(8)}`);
-      if (st.isDirectory()) fs.readdirSync(p).forEach((n) => walk(path.join(p, n)));
+      if (st.isDirectory()) for (const n of fs.readdirSync(p)) walk(path.join(p, n));
     };
     walk(dataDir);
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);

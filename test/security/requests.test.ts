@@ -106,7 +106,8 @@ describe.each(DB_KINDS)('request attacks (%s)', (db) => {
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(
-      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`,
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ` +
+        `${t.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{`,
     );
     const started = Date.now();
     const timer = setInterval(() => socket.writable && socket.write(' '), 2_000);
@@ -142,12 +143,15 @@ describe('connection ceiling per address', () => {
         (s) =>
           new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), 1_000);
-            s.once('close', () => (clearTimeout(timer), resolve(true)));
+            s.once('close', () => {
+              clearTimeout(timer);
+              resolve(true);
+            });
           }),
       ),
     );
     expect(closed.filter(Boolean).length).toBe(3);
-    open.forEach((s) => s.destroy());
+    for (const s of open) s.destroy();
     await new Promise((r) => setTimeout(r, 50));
     expect((await t.client().get('/api/health')).status).toBe(200);
   });

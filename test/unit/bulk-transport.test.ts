@@ -66,7 +66,7 @@ beforeAll(async () => {
         socket.write(head(4 * 1024 * 1024));
         socket.write(Buffer.alloc(1024 * 1024)); // then silence
       } else if (path === '/stall') {
-        socket.write(head(100) + 'only-a-little');
+        socket.write(`${head(100)}only-a-little`);
       } // '/silent': never answers
     });
     socket.on('error', () => {});
@@ -144,6 +144,7 @@ describe('bulk transport', () => {
         },
       }),
     );
+    expect(got).toBe(FILE.length);
     expect(Buffer.concat(parts).equals(FILE)).toBe(true);
   });
 
@@ -259,7 +260,8 @@ describe('bulk transport: kept-alive connections', () => {
         const what = behave(++n, socket);
         if (what === 'close') return void socket.destroy();
         socket.write(
-          `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}\r\nok${what === 'overrun' ? 'MORE' : ''}`,
+          `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${what === 'close-after' ? 'connection: close\r\n' : ''}` +
+            `\r\nok${what === 'overrun' ? 'MORE' : ''}`,
         );
         if (what === 'close-after') socket.end();
         if (what === 'answer-and-junk') setTimeout(() => !socket.destroyed && socket.write('unasked'), 30);

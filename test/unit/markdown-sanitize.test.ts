@@ -9,7 +9,8 @@ const PAYLOADS = [
   '<img src=x onerror=alert(1)>',
   '<IMG SRC="javascript:alert(\'XSS\');">',
   '<IMG SRC=JaVaScRiPt:alert(1)>',
-  '<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>',
+  '<IMG ' +
+    'SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>',
   '<IMG SRC="jav&#x09;ascript:alert(1);">',
   '<svg onload=alert(1)>',
   '<svg><script>alert(1)</script></svg>',
@@ -61,6 +62,7 @@ function assertSafe(html: string) {
       .replace(/&#x([0-9a-f]+);?/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
       .replace(/&#(\d+);?/g, (_, d) => String.fromCodePoint(Number(d)))
       .replace(/&amp;/g, '&')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these in a URL scheme, so does the check
       .replace(/[\u0000-\u0020]/g, '');
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
     if (scheme) expect(['http', 'https', 'mailto']).toContain(scheme);
@@ -76,7 +78,8 @@ describe('blog Markdown sanitising', () => {
 
   it('still renders ordinary Markdown', () => {
     const html = renderMarkdown(
-      '# Title\n\n**bold** _it_ `code`\n\n- a\n- b\n\n[site](https://example.com) ![pic](https://example.com/p.png)\n\n```js\nlet x = 1 < 2;\n```',
+      '# Title\n\n**bold** _it_ `code`\n\n- a\n- b\n\n[site](https://example.com) ' +
+        '![pic](https://example.com/p.png)\n\n```js\nlet x = 1 < 2;\n```',
     );
     expect(html).toContain('<h1>Title</h1>');
     expect(html).toContain('<strong>bold</strong>');

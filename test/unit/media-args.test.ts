@@ -85,7 +85,8 @@ describe('pocketsphinx batch', () => {
   });
   it('reads hypseg words with absolute times, dropping fillers and alternate-pronunciation marks', () => {
     const line =
-      'u1 S 0 T -1 A -1 L -1 0 -1 0 <s> 19 -9 -5 welcome 62 -3 -3 to(3) 77 -5 -2 our(2) 105 -4 -1 <sil> 130 -1 -1 cooking 160 -1 -1 </s> 200';
+      'u1 S 0 T -1 A -1 L -1 0 -1 0 <s> 19 -9 -5 welcome 62 -3 -3 to(3) 77 -5 -2 our(2) 105 -4 -1 ' +
+      '<sil> 130 -1 -1 cooking 160 -1 -1 </s> 200';
     const words = parseHypseg(line, [{ id: 'u1', startFrame: 1000, endFrame: 1200 }]);
     expect(words).toEqual([
       { word: 'welcome', start: 10.19, end: 10.62 },
@@ -175,10 +176,10 @@ describe('worker pool', () => {
     await a;
     await new Promise((r) => setImmediate(r));
     expect(pool.stats()).toMatchObject({ running: 2, queued: 0 });
-    releases.splice(0).forEach((r) => r());
+    for (const r of releases.splice(0)) r();
     await b;
     await new Promise((r) => setImmediate(r));
-    releases.splice(0).forEach((r) => r());
+    for (const r of releases.splice(0)) r();
     expect(await c).toBe(1);
     expect(peak).toBe(2);
   });

@@ -171,7 +171,7 @@ describe('webhook signature verification', () => {
     expect(
       (await createWebhookVerifier({ webhookId: 'OTHER', hostMap: hostMap() }).verify(headers, Buffer.from(raw))).ok,
     ).toBe(false);
-    expect((await verifier.verify(headers, Buffer.from(raw + ' '))).ok).toBe(false);
+    expect((await verifier.verify(headers, Buffer.from(`${raw} `))).ok).toBe(false);
     // The configured API base is a certificate source too (no host map needed).
     expect(await createWebhookVerifier({ webhookId, certBase: fake.url }).verify(headers, Buffer.from(raw))).toEqual({
       ok: true,

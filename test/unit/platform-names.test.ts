@@ -27,12 +27,15 @@ const ALLOWED_FILES: Array<[RegExp, string]> = [
     "the curated list: SPEC 3's platform values (tiktok, instagram, facebook)",
   ],
   [
-    /^src\/(shared\/(platform-limits|contracts\/content)\.ts|server\/services\/(content|hashtag)-|server\/services\/(hashtag-text|posting-times)\.ts|server\/lexicon\/hashtags\/|client\/pages\/content-tools-page)/,
+    new RegExp(
+      '^src/(shared/(platform-limits|contracts/content)\\.ts|server/services/(content|hashtag)-|' +
+        'server/services/(hashtag-text|posting-times)\\.ts|server/lexicon/hashtags/|client/pages/content-tools-page)',
+    ),
     'the text tools: a network to post to (caption limits, hashtag rules and tags, posting times)',
   ],
   [
     /^src\/shared\/caption-ass\.ts$/,
-    "the caption studio: the safe area of the network the captioned video is posted to",
+    'the caption studio: the safe area of the network the captioned video is posted to',
   ],
   [
     /^src\/server\/services\/site-pages\.defaults\.ts$/,

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTikTokLink, stripTrackingStep, normaliseHostStep, plainStep } from '../../src/server/platforms/tiktok/link.js';
+import {
+  parseTikTokLink,
+  stripTrackingStep,
+  normaliseHostStep,
+  plainStep,
+} from '../../src/server/platforms/tiktok/link.js';
 import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/platforms/tiktok/item-mapper.js';
 import { extractScope, readVideoPage } from '../../src/server/platforms/tiktok/page-parser.js';
 import { errorForStatus } from '../../src/server/platforms/tiktok/errors.js';
@@ -104,7 +109,7 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     ]);
     const all = options.flatMap((o) => [...o.urls, ...(o.audio ?? []).flat()]);
     expect(all.some((u) => u.includes('/aweme/v1/play'))).toBe(false);
-    expect(all).not.toContain((item.item as any).video.downloadAddr);
+    expect(all).not.toContain(item.item.video.downloadAddr);
     // HEVC gears are the video-only DASH files; muxed options never are.
     expect(
       options
@@ -113,7 +118,7 @@ describe('page parser and itemStruct mapper (real captures)', () => {
         .some((u) => u.includes('/media-video-hvc1/')),
     ).toBe(false);
     const hd = options.find((o) => o.quality === 'hd')!;
-    expect(hd.urls[0]).toBe((item.item as any).video.playAddr); // playAddr == normal_540_0
+    expect(hd.urls[0]).toBe(item.item.video.playAddr); // playAddr == normal_540_0
     expect(hd.urls[1]).toMatch(/^https:\/\/v19-webapp-prime\./); // the mirror as fallback
     // The sound: the three bitrateAudioInfo tracks, highest bitrate first, Main then Backup URL.
     const tracks = options[0].audio!;
@@ -123,13 +128,13 @@ describe('page parser and itemStruct mapper (real captures)', () => {
         (t) => t.length >= 1 && t.every((u) => u.includes('/media-audio-und-mp4a/') || u.startsWith('https://')),
       ),
     ).toBe(true);
-    expect(audioTracks((item.item as any).video)).toEqual(tracks);
+    expect(audioTracks(item.item.video)).toEqual(tracks);
   });
 
   it('offers no HEVC option without a sound track to pair (never a silent file)', () => {
     const item = readVideoPage(html2026);
     if (!item.ok) throw new Error('fixture did not parse');
-    const silent = { ...item.item, video: { ...(item.item as any).video, bitrateAudioInfo: [] } };
+    const silent = { ...item.item, video: { ...item.item.video, bitrateAudioInfo: [] } };
     expect(videoOptions(silent).map((o) => o.quality)).toEqual(['hd', 'sd']);
   });
 
@@ -176,7 +181,11 @@ describe('page parser and itemStruct mapper (real captures)', () => {
     const none = readVideoPage('<html><p>Please wait...</p></html>');
     expect(none.ok || none.error.code).toBe('upstream.rate_limited');
     const classified = readVideoPage(
-      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({ __DEFAULT_SCOPE__: { 'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } } } })}</script>`,
+      `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__">${JSON.stringify({
+        __DEFAULT_SCOPE__: {
+          'webapp.video-detail': { statusCode: 0, itemInfo: { itemStruct: { id: '1', isContentClassified: true } } },
+        },
+      })}</script>`,
     );
     expect(classified.ok || classified.error.code).toBe('video.age_restricted');
   });

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/server/config.js';
 describe('feed parsing', () => {
   it('reads RDF (RSS 1.0) with dc:date', () => {
     const feed = parseFeed(
-      `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+      `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+        xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
         <channel><title>RDF news</title></channel>
         <item><title>TikTok item</title><link>https://example.org/a</link><dc:date>2026-11-01T10:00:00Z</dc:date></item>
       </rdf:RDF>`,

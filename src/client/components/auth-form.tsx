@@ -47,7 +47,8 @@ export function AuthForm({
   }
 
   const field =
-    'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+    'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-violet-500 ' +
+    'focus:outline-none focus:ring-2 focus:ring-violet-200';
   return (
     <div data-testid="auth-form">
       <Heading className="text-2xl font-bold text-slate-900">
@@ -81,6 +82,7 @@ export function AuthForm({
           )}
           <label className="block text-sm font-medium text-slate-700">
             Email
+            {/* biome-ignore lint/a11y/noAutofocus: opt-in, for the sign-in page whose only task is this form */}
             <input name="email" type="email" required autoComplete="email" autoFocus={autoFocus} className={field} />
           </label>
           <label className="block text-sm font-medium text-slate-700">

@@ -5,7 +5,12 @@ export function Logo() {
   return (
     // The visible name is the link's accessible name (an aria-label differing from it trips speech users).
     <Link href="/" data-testid="logo" className="flex min-w-0 items-center gap-2">
-      <span className="flex h-9 w-9 flex-none items-center justify-center rounded-lg bg-gradient-to-br from-pink-500 to-violet-600 text-white">
+      <span
+        className={
+          'flex h-9 w-9 flex-none items-center ' +
+          'justify-center rounded-lg bg-gradient-to-br from-pink-500 to-violet-600 text-white'
+        }
+      >
         <Video className="h-5 w-5" aria-hidden />
       </span>
       <span className="min-w-0 whitespace-nowrap leading-tight">

@@ -73,7 +73,10 @@ function NavEntry({
     <Link
       href={item.path}
       onClick={onNavigate}
-      className={`${base} ${active ? 'border-violet-300 bg-violet-50 font-semibold text-violet-700' : 'border-slate-200 text-slate-700 hover:bg-slate-100'}`}
+      className={
+        `${base} ` +
+        `${active ? 'border-violet-300 bg-violet-50 font-semibold text-violet-700' : 'border-slate-200 text-slate-700 hover:bg-slate-100'}`
+      }
     >
       {item.label}
     </Link>
@@ -116,7 +119,8 @@ export function NavBar() {
         data-testid="desktop-nav"
         data-visible={showRow}
         aria-label="Main"
-        className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200 md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
+        className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200
+          md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
       >
         {NAV_ITEMS.map((item) => (
           <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />

@@ -51,7 +51,10 @@ export function PlanMenu() {
         {pro ? (
           <span
             data-testid="plan-badge"
-            className="inline-flex items-center gap-1 whitespace-nowrap rounded-full bg-gradient-to-r from-amber-400 to-orange-500 px-2.5 py-0.5 text-xs font-bold text-white"
+            className={
+              'inline-flex items-center gap-1 whitespace-nowrap rounded-full ' +
+              'bg-gradient-to-r from-amber-400 to-orange-500 px-2.5 py-0.5 text-xs font-bold text-white'
+            }
           >
             <Crown className="h-3 w-3" aria-hidden />
             PRO
@@ -59,7 +62,9 @@ export function PlanMenu() {
         ) : (
           <span
             data-testid="plan-badge"
-            className={`whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${left <= HEADER_UPGRADE_LINK_AT ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-700'}`}
+            className={`whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${
+              left <= HEADER_UPGRADE_LINK_AT ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-700'
+            }`}
           >
             Free ({data.downloadCount}/{FREE_DOWNLOAD_LIMIT})
           </span>
@@ -93,7 +98,10 @@ export function PlanMenu() {
             <Link
               href="/subscription"
               onClick={() => setOpen(false)}
-              className="mt-3 flex items-center justify-center gap-1.5 rounded-md bg-violet-600 px-3 py-2 font-semibold text-white hover:bg-violet-700"
+              className={
+                'mt-3 flex items-center justify-center gap-1.5 rounded-md bg-violet-600 ' +
+                'px-3 py-2 font-semibold text-white hover:bg-violet-700'
+              }
             >
               <Crown className="h-4 w-4" aria-hidden />
               {left <= HEADER_UPGRADE_LINK_AT ? upgradeText : 'Upgrade to Pro'}

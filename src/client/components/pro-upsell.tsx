@@ -34,7 +34,10 @@ export function ProUpsell({ tool, what, sample }: { tool: string } & UpsellInfo)
         <p className="text-sm text-slate-600">This is a Pro feature. Upgrade to use it.</p>
         <Link
           href="/subscription"
-          className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700"
+          className={
+            'inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-4 py-2 text-sm ' +
+            'font-semibold text-white hover:bg-violet-700'
+          }
         >
           <Crown className="h-4 w-4" aria-hidden />
           Upgrade to Pro · ${PRO_PRICE_USD}/month

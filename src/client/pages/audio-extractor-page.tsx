@@ -113,11 +113,15 @@ export default function AudioExtractorPage() {
               </dd>
             </div>
           </dl>
+          {/* biome-ignore lint/a11y/useMediaCaption: the sound of someone else's post; no caption track exists for it */}
           <audio controls preload="none" src={result.audioUrl} className="mt-4 w-full" aria-label="Audio preview" />
           <a
             href={result.audioUrl}
             download
-            className="mt-4 flex w-full items-center justify-center gap-2 rounded-lg bg-emerald-600 px-4 py-3 font-semibold text-white hover:bg-emerald-700"
+            className={
+              'mt-4 flex w-full items-center justify-center gap-2 rounded-lg ' +
+              'bg-emerald-600 px-4 py-3 font-semibold text-white hover:bg-emerald-700'
+            }
           >
             <Download className="h-5 w-5" aria-hidden />
             Download MP3
@@ -126,7 +130,10 @@ export default function AudioExtractorPage() {
           <a
             href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
             download
-            className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50"
+            className={
+              'mt-2 flex w-full items-center justify-center gap-2 rounded-lg ' +
+              'border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50'
+            }
           >
             <Music className="h-5 w-5" aria-hidden />
             Original sound (as {names} stores it)

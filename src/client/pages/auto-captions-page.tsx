@@ -171,7 +171,10 @@ export default function AutoCaptionsPage() {
             <button
               type="button"
               onClick={copy}
-              className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-50"
+              className={
+                'inline-flex items-center justify-center gap-1.5 rounded-lg border ' +
+                'border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-50'
+              }
             >
               <Copy className="h-4 w-4" aria-hidden />
               Copy
@@ -179,7 +182,10 @@ export default function AutoCaptionsPage() {
             <button
               type="button"
               onClick={() => saveTextFile(transcriptFileName(r.title), transcriptText(r), 'text/plain;charset=utf-8')}
-              className="inline-flex items-center justify-center gap-1.5 rounded-lg bg-violet-600 px-3 py-2 font-medium text-white hover:bg-violet-700"
+              className={
+                'inline-flex items-center justify-center gap-1.5 rounded-lg bg-violet-600 ' +
+                'px-3 py-2 font-medium text-white hover:bg-violet-700'
+              }
             >
               <Download className="h-4 w-4" aria-hidden />
               Download
@@ -193,7 +199,10 @@ export default function AutoCaptionsPage() {
                   'application/x-subrip;charset=utf-8',
                 )
               }
-              className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50"
+              className={
+                'inline-flex items-center justify-center gap-1.5 rounded-lg border ' +
+                'border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50'
+              }
             >
               <Download className="h-4 w-4" aria-hidden />
               SRT
@@ -207,7 +216,10 @@ export default function AutoCaptionsPage() {
                   'text/vtt;charset=utf-8',
                 )
               }
-              className="inline-flex items-center justify-center gap-1.5 rounded-lg border border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50"
+              className={
+                'inline-flex items-center justify-center gap-1.5 rounded-lg border ' +
+                'border-violet-300 px-3 py-2 font-medium text-violet-800 hover:bg-violet-50'
+              }
             >
               <Download className="h-4 w-4" aria-hidden />
               WebVTT

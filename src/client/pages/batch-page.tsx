@@ -56,7 +56,10 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
               type="button"
               onClick={onRetry}
               disabled={retrying}
-              className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50"
+              className={
+                'inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 ' +
+                'py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50'
+              }
             >
               <RotateCcw className="h-4 w-4" aria-hidden />
               Retry failed
@@ -66,7 +69,10 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
             <a
               href={batch.downloadUrl}
               download
-              className="inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-violet-700"
+              className={
+                'inline-flex items-center gap-1.5 rounded-md bg-violet-600 px-3 py-1.5 ' +
+                'text-sm font-semibold text-white hover:bg-violet-700'
+              }
             >
               <Download className="h-4 w-4" aria-hidden />
               Download ZIP
@@ -79,6 +85,7 @@ function BatchProgress({ batch, onRetry, retrying }: { batch: BatchView; onRetry
           const s = STATE[item.status];
           return (
             <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: a batch may list one link twice; its items never move
               key={`${i}-${item.url}`}
               data-status={item.status}
               className="flex flex-col gap-1 py-2 text-sm sm:flex-row sm:items-center sm:justify-between"
@@ -174,7 +181,10 @@ export default function BatchPage() {
           onChange={(e) => setText(e.target.value)}
           rows={7}
           placeholder={platforms.map((p) => p.example).join('\n')}
-          className="mt-2 w-full rounded-lg border border-slate-300 p-3 font-mono text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
+          className={
+            'mt-2 w-full rounded-lg border border-slate-300 p-3 ' +
+            'font-mono text-sm focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200'
+          }
         />
         <div className="mt-3 flex items-center justify-between gap-3">
           <span data-testid="batch-found" className="text-sm text-slate-600">
@@ -183,7 +193,10 @@ export default function BatchPage() {
           <button
             type="submit"
             disabled={create.isPending}
-            className="inline-flex items-center gap-2 rounded-md bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2 font-semibold text-white disabled:opacity-50"
+            className={
+              'inline-flex items-center gap-2 rounded-md bg-gradient-to-r from-pink-500 ' +
+              'to-violet-600 px-4 py-2 font-semibold text-white disabled:opacity-50'
+            }
           >
             {create.isPending ? (
               <Loader2 className="h-4 w-4 animate-spin" aria-hidden />

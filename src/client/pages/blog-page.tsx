@@ -45,7 +45,9 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="break-words text-base font-semibold text-slate-900">{post.title}</h3>
           <span
-            className={`rounded-full px-2 py-0.5 text-xs font-medium ${published ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-700'}`}
+            className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+              published ? 'bg-green-100 text-green-800' : 'bg-slate-100 text-slate-700'
+            }`}
           >
             {published ? 'Published' : 'Draft'}
           </span>
@@ -87,7 +89,10 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
           onClick={() => {
             if (window.confirm(`Delete "${post.title}"? This cannot be undone.`)) remove.mutate();
           }}
-          className="flex items-center gap-1 rounded-md border border-red-200 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 disabled:opacity-60"
+          className={
+            'flex items-center gap-1 rounded-md border border-red-200 px-3 py-1.5 text-sm ' +
+            'text-red-700 hover:bg-red-50 disabled:opacity-60'
+          }
         >
           <Trash2 className="h-4 w-4" aria-hidden /> Delete
         </button>

@@ -9,7 +9,15 @@ import { Spinner } from '../components/ui/spinner';
 import { PostImage } from '../components/blog/post-image';
 
 const PROSE =
-  'break-words text-slate-800 leading-relaxed [&_a]:text-violet-700 [&_a]:underline [&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 [&_blockquote]:text-slate-600 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mb-3 [&_h1]:mt-6 [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:mb-2 [&_h2]:mt-5 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mb-2 [&_h3]:mt-4 [&_h3]:text-lg [&_h3]:font-semibold [&_img]:my-4 [&_img]:max-w-full [&_img]:rounded-lg [&_li]:my-1 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-3 [&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-slate-900 [&_pre]:p-4 [&_pre]:text-slate-100 [&_pre_code]:bg-transparent [&_table]:my-4 [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:my-3 [&_ul]:list-disc [&_ul]:pl-6';
+  'break-words text-slate-800 leading-relaxed [&_a]:text-violet-700 [&_a]:underline ' +
+  '[&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-slate-200 [&_blockquote]:pl-4 ' +
+  '[&_blockquote]:text-slate-600 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h1]:mb-3 ' +
+  '[&_h1]:mt-6 [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:mb-2 [&_h2]:mt-5 [&_h2]:text-xl ' +
+  '[&_h2]:font-semibold [&_h3]:mb-2 [&_h3]:mt-4 [&_h3]:text-lg [&_h3]:font-semibold [&_img]:my-4 ' +
+  '[&_img]:max-w-full [&_img]:rounded-lg [&_li]:my-1 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 ' +
+  '[&_p]:my-3 [&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-slate-900 ' +
+  '[&_pre]:p-4 [&_pre]:text-slate-100 [&_pre_code]:bg-transparent [&_table]:my-4 [&_td]:border ' +
+  '[&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:my-3 [&_ul]:list-disc [&_ul]:pl-6';
 
 export default function BlogPostPage() {
   const { slug = '' } = useParams<{ slug: string }>();
@@ -66,7 +74,8 @@ export default function BlogPostPage() {
             </span>
           ))}
         </div>
-        {/* Sanitised on the server with a strict allow-list (src/server/services/markdown.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with a strict allow-list
+            (src/server/services/markdown.ts) */}
         <div data-testid="post-content" className={`mt-6 ${PROSE}`} dangerouslySetInnerHTML={{ __html: p.html }} />
       </article>
     </main>

@@ -172,7 +172,10 @@ export default function ContentToolsPage() {
             {OFFERED.map((p) => (
               <label
                 key={p}
-                className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm text-slate-800 hover:bg-slate-50"
+                className={
+                  'inline-flex cursor-pointer items-center gap-2 rounded-lg border ' +
+                  'border-slate-200 px-3 py-2 text-sm text-slate-800 hover:bg-slate-50'
+                }
               >
                 <input
                   type="checkbox"

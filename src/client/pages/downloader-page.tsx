@@ -117,7 +117,12 @@ export default function DownloaderPage() {
         />
         <FeatureChips />
         {s && !s.isProUser && (
-          <div className="flex flex-col items-center justify-between gap-3 rounded-xl bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row">
+          <div
+            className={
+              'flex flex-col items-center justify-between gap-3 rounded-xl ' +
+              'bg-violet-600/10 px-4 py-3 text-sm text-violet-900 sm:flex-row'
+            }
+          >
             <span data-testid="quota-note">
               Free plan: {s.remainingDownloads} of {FREE_DOWNLOAD_LIMIT} downloads left.
             </span>

@@ -39,12 +39,15 @@ export function LandingPage() {
             </span>
           </h2>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-600">
-            Download videos without watermarks, extract audio, caption automatically, find the right hashtags and
-            follow what is trending, for creators who publish across multiple platforms.
+            Download videos without watermarks, extract audio, caption automatically, find the right hashtags and follow
+            what is trending, for creators who publish across multiple platforms.
           </p>
           <a
             href="/api/login"
-            className="mt-8 inline-flex items-center rounded-lg bg-violet-600 px-6 py-3 text-base font-semibold text-white shadow hover:bg-violet-700"
+            className={
+              'mt-8 inline-flex items-center rounded-lg bg-violet-600 px-6 ' +
+              'py-3 text-base font-semibold text-white shadow hover:bg-violet-700'
+            }
           >
             Get Started - Sign In
           </a>

@@ -8,7 +8,10 @@ import { Spinner } from '../components/ui/spinner';
 import { SiteFooter } from '../components/site-footer';
 
 const PROSE =
-  'break-words leading-relaxed text-slate-800 [&_a]:text-violet-700 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_h2]:mb-2 [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mb-2 [&_h3]:mt-4 [&_h3]:font-semibold [&_li]:my-1 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-3 [&_ul]:my-3 [&_ul]:list-disc [&_ul]:pl-6';
+  'break-words leading-relaxed text-slate-800 [&_a]:text-violet-700 [&_a]:underline [&_code]:rounded ' +
+  '[&_code]:bg-slate-100 [&_code]:px-1 [&_h2]:mb-2 [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mb-2 ' +
+  '[&_h3]:mt-4 [&_h3]:font-semibold [&_li]:my-1 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-3 [&_ul]:my-3 ' +
+  '[&_ul]:list-disc [&_ul]:pl-6';
 
 export default function SitePage() {
   const [path] = useLocation();

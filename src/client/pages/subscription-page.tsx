@@ -122,10 +122,10 @@ export default function SubscriptionPage() {
             <Row label="Current plan" value={isPro ? 'Pro' : 'Free'} testId="current-plan" />
             <Row label="Status" value={isPro && !sub ? 'Active (granted)' : statusText} testId="subscription-state" />
             {sub?.nextBillingTime && !cancelling && (
-              <Row label="Next billing date" value={formatDate(sub.nextBillingTime)!} />
+              <Row label="Next billing date" value={formatDate(sub.nextBillingTime) ?? ''} />
             )}
             {cancelling && sub?.paidThrough && (
-              <Row label="Pro until" value={formatDate(sub.paidThrough)!} testId="pro-until" />
+              <Row label="Pro until" value={formatDate(sub.paidThrough) ?? ''} testId="pro-until" />
             )}
             <Row
               label="Downloads"
@@ -147,6 +147,7 @@ export default function SubscriptionPage() {
           </button>
         )}
         {canCancel && askCancel && (
+          // biome-ignore lint/a11y/useSemanticElements: a confirmation panel, not form fields; a fieldset adds borders
           <div
             className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4"
             role="group"
@@ -161,7 +162,10 @@ export default function SubscriptionPage() {
                 type="button"
                 disabled={cancel.isPending}
                 onClick={() => cancel.mutate(undefined, { onSettled: () => setAskCancel(false) })}
-                className="inline-flex items-center gap-2 rounded-lg bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+                className={
+                  'inline-flex items-center gap-2 rounded-lg bg-red-600 px-4 py-2 text-sm ' +
+                  'font-semibold text-white hover:bg-red-700 disabled:opacity-60'
+                }
               >
                 {cancel.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
                 {cancel.isPending ? 'Cancelling...' : 'Yes, cancel'}
@@ -228,7 +232,11 @@ export default function SubscriptionPage() {
               type="button"
               onClick={upgrade}
               disabled={create.isPending || isLoading}
-              className="mt-6 inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2.5 text-sm font-semibold text-white shadow hover:opacity-95 disabled:opacity-60"
+              className={
+                'mt-6 inline-flex items-center justify-center gap-2 rounded-lg ' +
+                'bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-2.5 text-sm font-semibold ' +
+                'text-white shadow hover:opacity-95 disabled:opacity-60'
+              }
             >
               {create.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
               {create.isPending ? 'Redirecting...' : cancelling ? 'Subscribe Again' : 'Upgrade to Pro'}

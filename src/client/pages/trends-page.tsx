@@ -189,6 +189,7 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
           <ul className="divide-y divide-slate-100">
             {data.trending_songs.map((s, i) => (
               <Row
+                // biome-ignore lint/suspicious/noArrayIndexKey: titles may repeat; the list is replaced, never reordered
                 key={`${s.title}:${i}`}
                 main={s.title}
                 sub={<span>{`${dash(s.artist)} · Genre: ${dash(s.genre)}`}</span>}
@@ -241,6 +242,7 @@ function TrendsContent({ data }: { data: TrendsAnalysis }) {
           <ul className="divide-y divide-slate-100">
             {data.trending_videos.map((v, i) => (
               <Row
+                // biome-ignore lint/suspicious/noArrayIndexKey: titles may repeat; the list is replaced, never reordered
                 key={`${v.title}:${i}`}
                 main={v.title}
                 sub={

@@ -59,14 +59,18 @@ export async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-/** dir = a folder for a persisted database, or 'memory://' for a throwaway one (tests). */
-export async function openPglite(dir: string): Promise<Database> {
+/**
+ * dir = a folder for a persisted database, or 'memory://' for a throwaway one (tests).
+ * loadDataDir = a dump (PGlite's dumpDataDir) to start from instead of an empty cluster: tests reuse
+ * a migrated one, which skips the costly first start of each new database.
+ */
+export async function openPglite(dir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PreparedPGlite } = await import('./pglite-prepared.js');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const onDisk = !dir.startsWith('memory://');
   if (onDisk) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const client = new PreparedPGlite(dir);
+  const client = new PreparedPGlite(dir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   await client.waitReady;
   // PGlite unpacks its initial cluster with 0666 modes whatever the umask: only we may read it.
   if (onDisk) closeToOthers(dir);

@@ -12,7 +12,8 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
         title: 'Social Media Toolkit API',
         version: '1',
         description:
-          'Errors are `{ message, code, params? }` with a dotted code; each operation lists its error statuses and codes (e.g. `video.private`, `quota.exhausted`, `billing.pro_required`). ' +
+          'Errors are `{ message, code, params? }` with a dotted code; each operation lists its error statuses and codes ' +
+          '(e.g. `video.private`, `quota.exhausted`, `billing.pro_required`). ' +
           'Signed-in calls use the `smt.sid` session cookie; state-changing calls need an Origin of this site.',
       },
       servers: [{ url: opts.publicUrl }],

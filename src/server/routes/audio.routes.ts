@@ -1,4 +1,5 @@
 import type { ZApp } from '../types.js';
+import { signedInUser } from '../plugins/guards.js';
 import type { AppContext } from '../context.js';
 import { audioExtractRequest, audioResultSchema, mediaJobSchema } from '../../shared/contracts/index.js';
 import { mediaJobOwner } from '../services/entitlements.service.js';
@@ -16,7 +17,7 @@ export function audioRoutes(app: ZApp, ctx: AppContext) {
       const out = await ctx.services.audio.extract(
         request.body.url,
         abortOnDisconnect(reply),
-        mediaJobOwner(request.user!),
+        mediaJobOwner(signedInUser(request)),
         { respondAsync: respondAsync(request) },
       );
       return 'state' in out ? reply.status(202).send(out) : out;

@@ -83,8 +83,12 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
   app.get('/api/logout', async (_request, reply) => reply.type('text/html').send(logoutConfirmPage));
 }
 
-const logoutConfirmPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Sign out - Social Media Toolkit</title></head><body style="font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh">
+const logoutConfirmPage = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Sign out - Social Media Toolkit</title></head>
+<body style="font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh">
 <form method="post" action="/api/logout" style="text-align:center"><h1 style="font-size:1.25rem">Sign out of Social Media Toolkit?</h1>
-<button type="submit" style="font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#0f172a;color:#fff">Sign out</button>
+<button type="submit"
+ style="font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #cbd5e1;background:#0f172a;color:#fff">
+Sign out</button>
 <p><a href="/">Stay signed in</a></p></form></body></html>`;

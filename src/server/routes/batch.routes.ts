@@ -1,5 +1,6 @@
 // Batch downloads (issue 21, Pro): create, follow, retry, and the ZIP behind a signed link.
 import { z } from 'zod';
+import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { batchCreated, batchCreateRequest, batchList, batchView } from '../../shared/contracts/index.js';
@@ -12,20 +13,20 @@ export function batchRoutes(app: ZApp, ctx: AppContext) {
   app.post(
     '/api/batch',
     { preHandler: ctx.guards.pro, schema: { body: batchCreateRequest, response: { 202: batchCreated } } },
-    async (request, reply) => reply.status(202).send(await batch.create(request.user!, request.body)),
+    async (request, reply) => reply.status(202).send(await batch.create(signedInUser(request), request.body)),
   );
   app.get('/api/batch', { preHandler: ctx.guards.user, schema: { response: { 200: batchList } } }, async (request) =>
-    batch.list(request.user!),
+    batch.list(signedInUser(request)),
   );
   app.get(
     '/api/batch/:id',
     { preHandler: ctx.guards.user, schema: { params: idParams, response: { 200: batchView } } },
-    async (request) => batch.view(request.user!, request.params.id),
+    async (request) => batch.view(signedInUser(request), request.params.id),
   );
   app.post(
     '/api/batch/:id/retry',
     { preHandler: ctx.guards.pro, schema: { params: idParams, response: { 200: batchView } } },
-    async (request) => batch.retry(request.user!, request.params.id),
+    async (request) => batch.retry(signedInUser(request), request.params.id),
   );
   // The link is the capability (it works in a plain <a download>), like other stored results.
   const zipQuery = z.object({

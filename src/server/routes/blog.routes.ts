@@ -1,6 +1,7 @@
 // Blog: your posts (signed in), published posts (anyone), and the HTML shell of /blog/<slug> with
 // link-preview tags for bots that do not run JavaScript.
 import fs from 'node:fs/promises';
+import { signedInUser } from '../plugins/guards.js';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
@@ -25,13 +26,13 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   app.get(
     '/api/blog/posts',
     { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } },
-    async (request) => blog.listMine(request.user!.id),
+    async (request) => blog.listMine(signedInUser(request).id),
   );
 
   app.post(
     '/api/blog/posts',
     { preHandler: ctx.guards.user, schema: { body: createBlogPostRequest, response: { 201: blogPost } } },
-    async (request, reply) => reply.status(201).send(await blog.create(request.user!.id, request.body)),
+    async (request, reply) => reply.status(201).send(await blog.create(signedInUser(request).id, request.body)),
   );
 
   app.put(
@@ -40,7 +41,7 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
       preHandler: ctx.guards.user,
       schema: { params: blogPostIdParams, body: updateBlogPostRequest, response: { 200: blogPost } },
     },
-    async (request) => blog.update(request.user!.id, request.params.id, request.body),
+    async (request) => blog.update(signedInUser(request).id, request.params.id, request.body),
   );
 
   app.delete(
@@ -50,7 +51,7 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
       schema: { params: blogPostIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
     },
     async (request) => {
-      await blog.remove(request.user!.id, request.params.id);
+      await blog.remove(signedInUser(request).id, request.params.id);
       return { success: true as const };
     },
   );

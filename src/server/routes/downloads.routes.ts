@@ -1,5 +1,6 @@
 // The signed-in user's download history. Clearing hides it; the quota never comes back.
 import type { ZApp } from '../types.js';
+import { signedInUser } from '../plugins/guards.js';
 import type { AppContext } from '../context.js';
 import { clearDownloadsResponse, recentDownloadsResponse } from '../../shared/contracts/index.js';
 
@@ -8,11 +9,11 @@ export function downloadsRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/downloads/recent',
     { preHandler: ctx.guards.user, schema: { response: { 200: recentDownloadsResponse } } },
-    async (request) => downloads.recent(request.user!.id),
+    async (request) => downloads.recent(signedInUser(request).id),
   );
   app.delete(
     '/api/downloads',
     { preHandler: ctx.guards.user, schema: { response: { 200: clearDownloadsResponse } } },
-    async (request) => downloads.clear(request.user!.id),
+    async (request) => downloads.clear(signedInUser(request).id),
   );
 }

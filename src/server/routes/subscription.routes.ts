@@ -2,6 +2,7 @@
 // and the built-in test checkout's approval page (only when PayPal is not configured).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
@@ -38,13 +39,13 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/subscription/status',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionStatusResponse } } },
-    async (request) => billing.status(request.user!),
+    async (request) => billing.status(signedInUser(request)),
   );
 
   app.post(
     '/api/subscription/create',
     { preHandler: [ctx.guards.user, testCheckoutHere], schema: { response: { 200: subscriptionCreateResponse } } },
-    async (request) => billing.create(request.user!),
+    async (request) => billing.create(signedInUser(request)),
   );
 
   app.post(
@@ -53,13 +54,13 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
       preHandler: ctx.guards.user,
       schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } },
     },
-    async (request) => billing.confirm(request.user!, request.body.subscriptionId),
+    async (request) => billing.confirm(signedInUser(request), request.body.subscriptionId),
   );
 
   app.post(
     '/api/subscription/cancel',
     { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCancelResponse } } },
-    async (request) => billing.cancel(request.user!),
+    async (request) => billing.cancel(signedInUser(request)),
   );
 
   // Test checkout: a page of this product standing in for PayPal's approval page. Its buttons are

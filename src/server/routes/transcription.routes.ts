@@ -1,4 +1,5 @@
 import type { ZApp } from '../types.js';
+import { signedInUser } from '../plugins/guards.js';
 import type { AppContext } from '../context.js';
 import { mediaJobSchema, transcriptionRequest, transcriptionResultSchema } from '../../shared/contracts/index.js';
 import { mediaJobOwner } from '../services/entitlements.service.js';
@@ -16,7 +17,7 @@ export function transcriptionRoutes(app: ZApp, ctx: AppContext) {
       const out = await ctx.services.transcription.generate(
         request.body.url,
         abortOnDisconnect(reply),
-        mediaJobOwner(request.user!),
+        mediaJobOwner(signedInUser(request)),
         { respondAsync: respondAsync(request) },
       );
       return 'state' in out ? reply.status(202).send(out) : out;

@@ -1,5 +1,6 @@
 // The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
 import { z } from 'zod';
+import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
@@ -18,13 +19,13 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/trending-videos',
     { preHandler: pro, schema: { querystring: trendingListQuery, response: { 200: trendingVideoList } } },
-    async (request) => trending.list(request.user!, request.query.platform),
+    async (request) => trending.list(signedInUser(request), request.query.platform),
   );
 
   app.post(
     '/api/trending-videos',
     { preHandler: pro, schema: { body: createTrendingVideoRequest, response: { 201: trendingVideo } } },
-    async (request, reply) => reply.status(201).send(await trending.curate(request.user!, request.body)),
+    async (request, reply) => reply.status(201).send(await trending.curate(signedInUser(request), request.body)),
   );
 
   app.patch(
@@ -33,7 +34,7 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
       preHandler: pro,
       schema: { params: trendingVideoIdParams, body: boostRequest, response: { 200: trendingVideo } },
     },
-    async (request) => trending.boost(request.user!, request.params.id),
+    async (request) => trending.boost(signedInUser(request), request.params.id),
   );
 
   app.delete(
@@ -43,7 +44,7 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
       schema: { params: trendingVideoIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
     },
     async (request) => {
-      await trending.remove(request.user!, request.params.id);
+      await trending.remove(signedInUser(request), request.params.id);
       return { success: true as const };
     },
   );

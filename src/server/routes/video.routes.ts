@@ -1,6 +1,7 @@
 // Video lookup (signed out too, rate-limited per IP), quota-counted download, inline preview and
 // thumbnail, all through this product's own endpoints (a platform's CDN links need its page's cookies).
 import type { FastifyRequest } from 'fastify';
+import { signedInUser } from '../plugins/guards.js';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
@@ -47,7 +48,7 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } },
     async (request, reply) => {
       const signal = abortOnDisconnect(reply);
-      return sendRelayed(reply, await downloads.start(request.user!, request.body, signal));
+      return sendRelayed(reply, await downloads.start(signedInUser(request), request.body, signal));
     },
   );
 
@@ -79,16 +80,16 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
     { preHandler: ctx.guards.user, schema: { params: idParams, querystring: byIdQuery } },
     async (request, reply) => {
       const { platform } = request.query;
-      await limitMediaById(request, request.params.id, platform, `u:${request.user!.id}`);
+      await limitMediaById(request, request.params.id, platform, `u:${signedInUser(request).id}`);
       // Not Pro: a short clip (decision 0010), or the preview would be an uncounted download.
-      if (!isPro(request.user!)) {
+      if (!isPro(signedInUser(request))) {
         reply.header('cache-control', 'private, no-store');
         return reply.redirect(
           await ctx.services.preview.clipLink(
             request.params.id,
             abortOnDisconnect(reply),
             platform,
-            mediaJobOwner(request.user!),
+            mediaJobOwner(signedInUser(request)),
           ),
           302,
         );

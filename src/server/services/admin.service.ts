@@ -49,7 +49,10 @@ export function createAdminService(deps: { users: UsersRepository; adminEmails: 
           const user = await userByEmail(cmd.email);
           await deps.users.update(user.id, { adminGranted: false });
           const viaProvider = user.emailVerified && !!user.email && deps.adminEmails.includes(user.email);
-          return `${cmd.email} is no longer an administrator by grant${viaProvider ? ' (still one through ADMIN_EMAILS with a provider-verified email)' : ''}.`;
+          return (
+            `${cmd.email} is no longer an administrator by ` +
+            `grant${viaProvider ? ' (still one through ADMIN_EMAILS with a provider-verified email)' : ''}.`
+          );
         }
         case 'user:grant-pro': {
           const user = await userByEmail(cmd.email);

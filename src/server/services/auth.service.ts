@@ -32,7 +32,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   // email) are wide, so nobody elsewhere can lock the owner out with a few guesses.
   const { limits } = deps;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
-  const dummyHash = hashPassword('not-a-real-password-' + Math.random());
+  const dummyHash = hashPassword(`not-a-real-password-${Math.random()}`);
 
   return {
     async register(input: RegisterRequest, ip: string): Promise<User> {

@@ -57,7 +57,8 @@ export function createBuiltinContentEngine(deps: { nlp: NlpAdapter; hashtags: Bu
         body = `${clause[2].charAt(0).toUpperCase()}${clause[2].slice(1)}${body ? ` ${body}` : ''}`;
       } else {
         tips.push(
-          `Your opening sentence is ${hook.length} characters, but only about ${limits.visibleFold} show before "more" on ${limits.label}: shorten it so the whole hook is visible.`,
+          `Your opening sentence is ${hook.length} characters, but only about ${limits.visibleFold} ` +
+            `show before "more" on ${limits.label}: shorten it so the whole hook is visible.`,
         );
       }
     }
@@ -76,7 +77,8 @@ export function createBuiltinContentEngine(deps: { nlp: NlpAdapter; hashtags: Bu
     );
     tips.push(
       shortened
-        ? `Your text was longer than ${limits.label}'s ${limits.characterLimit.toLocaleString('en-US')} characters, so the end was cut: check the last sentence.`
+        ? `Your text was longer than ${limits.label}'s ` +
+            `${limits.characterLimit.toLocaleString('en-US')} characters, so the end was cut: check the last sentence.`
         : `${optimizedCaption.length.toLocaleString('en-US')} of ${limits.characterLimit.toLocaleString('en-US')} characters used.`,
     );
     tips.push(hashtagTip(platform, hashtags.length));
@@ -110,7 +112,10 @@ function hashtagTip(platform: ContentPlatform, placed: number): string {
     return `TikTok and Instagram now allow ${hashtagLimit} hashtags per post: we placed ${placed} at the end.`;
   }
   if (platform === 'youtube') {
-    return `YouTube shows the first ${hashtagLimit} hashtags above the title, and too many (over 15) can get them all ignored: we placed ${placed}.`;
+    return (
+      `YouTube shows the first ${hashtagLimit} hashtags above the title, and too many (over 15) ` +
+      `can get them all ignored: we placed ${placed}.`
+    );
   }
   return `Keep ${label} to about ${hashtagLimit} hashtags: we placed ${placed}.`;
 }

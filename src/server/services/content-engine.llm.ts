@@ -22,13 +22,17 @@ const modelAnswer = z.object({
 function systemPrompt(platforms: ContentPlatform[]): string {
   const rules = platforms.map((p) => {
     const l = PLATFORM_LIMITS[p];
-    return `- ${p}: caption at most ${l.characterLimit - 200} characters; the hook (first line) under ${l.visibleFold} characters; ${l.hashtagLimit} hashtags at most.`;
+    return (
+      `- ${p}: caption at most ${l.characterLimit - 200} characters; the hook (first line) ` +
+      `under ${l.visibleFold} characters; ${l.hashtagLimit} hashtags at most.`
+    );
   });
   return [
     "You optimise a creator's text into a caption for each requested social platform.",
     "Keep the creator's meaning, facts and language (answer in the language of the text). Do not invent claims.",
     'Start with a short hook on its own line, then the rest. Put no hashtags inside "optimizedCaption"; list them in "hashtags".',
-    'Reply with one JSON object only: {"platforms": [{"platform": string, "optimizedCaption": string, "hashtags": string[], "tips": string[]}]}',
+    'Reply with one JSON object only: {"platforms": [{"platform": string, "optimizedCaption": ' +
+      'string, "hashtags": string[], "tips": string[]}]}',
     'with one entry per requested platform. Tips: 1 to 3 short, practical ones. Never state numbers you were not given.',
     'Platform rules:',
     ...rules,

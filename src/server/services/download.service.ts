@@ -174,7 +174,11 @@ export function createDownloadService(deps: {
         }
       }
       const tried = [...new Set(chain.map((o) => o.quality))].join(', ');
-      throw fail('upstream.unavailable', { variant: 'files', tried, platform: deps.video.platformName(video.ref.platform) });
+      throw fail('upstream.unavailable', {
+        variant: 'files',
+        tried,
+        platform: deps.video.platformName(video.ref.platform),
+      });
     } catch (err) {
       await reservation.release(0);
       throw err;

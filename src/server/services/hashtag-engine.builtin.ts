@@ -35,17 +35,18 @@ export function createBuiltinHashtagEngine(deps: {
   nlp: NlpAdapter;
   lexicon: readonly LexiconNiche[];
 }): BuiltinHashtagEngine {
-  const general = deps.lexicon.find((n) => n.id === GENERAL_NICHE_ID)!;
+  const found = deps.lexicon.find((n) => n.id === GENERAL_NICHE_ID);
+  if (!found) throw new Error(`the lexicon has no "${GENERAL_NICHE_ID}" niche`);
+  const general = found;
 
   // Tags that count as "related" to a niche for the trending card, built once per niche.
   const relatedByNiche = new Map<string, Set<string>>();
   function relatedTags(niche: LexiconNiche): Set<string> {
     let set = relatedByNiche.get(niche.id);
-    if (!set)
-      relatedByNiche.set(
-        niche.id,
-        (set = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad])),
-      );
+    if (!set) {
+      set = new Set([...niche.keywords, ...niche.broad, ...niche.community, ...general.broad]);
+      relatedByNiche.set(niche.id, set);
+    }
     return set;
   }
 
@@ -132,21 +133,25 @@ function tipsFor(
   const tips: string[] = [];
   const tiktok = PLATFORM_LIMITS.tiktok.hashtagLimit;
   tips.push(
-    `TikTok and Instagram now allow ${tiktok} hashtags per post: use the ${MIXED_HASHTAG_COUNT}-tag Mixed Strategy set as it is, not a long list.`,
+    `TikTok and Instagram now allow ${tiktok} hashtags per post: use the ` +
+      `${MIXED_HASHTAG_COUNT}-tag Mixed Strategy set as it is, not a long list.`,
   );
   if (a.keywords.length === 0) {
     tips.push('We could not find words in your title: add a few words about the video for more specific hashtags.');
   }
-  if (observedTrending.length > 0) {
+  if (observed && observedTrending.length > 0) {
     const top = relevant[0];
     tips.push(
-      `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this product in the last ${observed!.windowDays} days ` +
-        `(${observed!.videos} videos looked at; #${top.tag} on ${top.videos}).` +
+      `Trending: ${observedTrending.length} of these tags were seen on videos fetched through this ` +
+        `product in the last ${observed.windowDays} days ` +
+        `(${observed.videos} videos looked at; #${top.tag} on ${top.videos}).` +
         (filled ? ` The others are widely used ${a.niche.label} tags.` : ''),
     );
   } else if (observed && observed.videos > 0) {
     tips.push(
-      `Trending: none of the hashtags seen on the ${observed.videos} videos fetched through this product in the last ${observed.windowDays} days match this topic yet, so these are widely used ${a.niche.label} tags, not measured trends.`,
+      `Trending: none of the hashtags seen on the ${observed.videos} videos fetched through this ` +
+        `product in the last ${observed.windowDays} days match this topic yet, so these are widely ` +
+        `used ${a.niche.label} tags, not measured trends.`,
     );
   } else {
     tips.push(

@@ -35,6 +35,7 @@ export function stripMarkup(text: string): string {
       // Script and style bodies are code, not words of the creator.
       .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
       .replace(/<\/?[a-zA-Z!][^>]*>/g, ' ')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
       .replace(/[ \t]+/g, ' ')
       .replace(/ *\n */g, '\n')

@@ -55,6 +55,7 @@ function isContent(t: NlpToken): boolean {
   if (!word || t.stop || !CONTENT_POS.has(t.pos)) return false;
   if (FOREIGN_STOP.has(t.normal)) return false;
   // Two-character words are common in CJK scripts; in Latin ones they are mostly function words.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is Latin script (U+0000 to U+024F)
   const minLength = /[^\u0000-\u024F]/u.test(t.normal) ? 2 : 3;
   return t.normal.length >= minLength || /\d/.test(t.normal);
 }
@@ -129,7 +130,10 @@ export function analyze(
 const keywordSets = new WeakMap<LexiconNiche, Set<string>>();
 function keywordSet(n: LexiconNiche): Set<string> {
   let set = keywordSets.get(n);
-  if (!set) keywordSets.set(n, (set = new Set(n.keywords)));
+  if (!set) {
+    set = new Set(n.keywords);
+    keywordSets.set(n, set);
+  }
   return set;
 }
 
@@ -139,7 +143,8 @@ function detectNiche(
   phrases: string[],
   named?: string,
 ): { niche: LexiconNiche; confident: boolean } {
-  const general = lexicon.find((n) => n.id === GENERAL_NICHE_ID)!;
+  const general = lexicon.find((n) => n.id === GENERAL_NICHE_ID);
+  if (!general) throw new Error(`the lexicon has no "${GENERAL_NICHE_ID}" niche`);
   const namedWords = named
     ? named
         .toLowerCase()

@@ -26,13 +26,13 @@ const CLEANUP_EVERY_MS = 15 * 60 * 1000;
 
 export function createMediaStoreFromConfig(config: Config): MediaStore {
   // config.ts checked that the S3_* settings come all together or not at all.
-  if (config.S3_ENDPOINT) {
+  if (config.S3_ENDPOINT && config.S3_BUCKET && config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY) {
     return createS3Store({
-      endpoint: config.S3_ENDPOINT!,
-      bucket: config.S3_BUCKET!,
+      endpoint: config.S3_ENDPOINT,
+      bucket: config.S3_BUCKET,
       region: config.S3_REGION,
-      accessKeyId: config.S3_ACCESS_KEY_ID!,
-      secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       hostMap: config.UPSTREAM_HOST_MAP, // the S3 fetch is guarded: this origin only (decision 0017)
     });
   }

@@ -107,7 +107,7 @@ export function createMediaResultsService(deps: MediaResultsDeps) {
         size,
         range: r,
         contentType: row.contentType,
-        fileName: meta.fileName ?? storageKey.split('/').pop()!,
+        fileName: meta.fileName ?? storageKey.split('/').pop() ?? storageKey,
       };
     },
 

@@ -123,7 +123,9 @@ export function createRemuxService(deps: {
       const key = `remux:${mediaKeyId(video.ref)}:${option.quality}${alternate ? `~${alternate}` : ''}`;
       // No retries: a part that does not come is a fallback to the next file, at once.
       const data = { url: video.ref.url, quality: option.quality, alternate };
-      return (await deps.jobs.run({ kind: 'remux', key, data, who, retry: false }, signal, { local: video })) as MediaResult;
+      return (await deps.jobs.run({ kind: 'remux', key, data, who, retry: false }, signal, {
+        local: video,
+      })) as MediaResult;
     },
     /** The remuxed file of `option` as a stream, from the store or made now. */
     async open(

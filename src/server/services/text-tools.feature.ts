@@ -17,9 +17,9 @@ export function llmFromConfig(
 ): LlmClient | null {
   if (!config.LLM_BASE_URL || !config.LLM_API_KEY || !config.LLM_MODEL) return null;
   return createOpenAiChatClient({
-    baseUrl: config.LLM_BASE_URL!,
-    apiKey: config.LLM_API_KEY!,
-    model: config.LLM_MODEL!,
+    baseUrl: config.LLM_BASE_URL,
+    apiKey: config.LLM_API_KEY,
+    model: config.LLM_MODEL,
     timeoutMs: config.LLM_TIMEOUT_MS,
   });
 }

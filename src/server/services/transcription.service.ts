@@ -62,7 +62,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     };
   };
   const inputOf = (
-    url: string,
+    _url: string,
     info: MediaVideoInfo,
     signal?: AbortSignal,
   ): Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> => ({

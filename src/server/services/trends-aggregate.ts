@@ -103,10 +103,12 @@ export function trendsFromRollup(r: FirstPartyRollup, now: Date): FirstPartyTren
 /** Insight sentences made only from the figures above. */
 export function firstPartyInsights(t: FirstPartyTrends): string[] {
   const out: string[] = [];
-  const growing = t.hashtags.filter((h) => h.growth !== null).sort((a, b) => b.growth! - a.growth!);
+  const growing = t.hashtags
+    .filter((h): h is typeof h & { growth: number } => h.growth !== null)
+    .sort((a, b) => b.growth - a.growth);
   for (const h of growing.slice(0, 2)) {
     out.push(
-      `#${h.hashtag} views ${h.growth! >= 0 ? 'up' : 'down'} ${Math.abs(h.growth!)}% in 24 h among videos processed here`,
+      `#${h.hashtag} views ${h.growth >= 0 ? 'up' : 'down'} ${Math.abs(h.growth)}% in 24 h among videos processed here`,
     );
   }
   const song = t.songs[0];

@@ -125,8 +125,11 @@ export function createTrendsAnalysisService(deps: {
       if (top && top.posts !== null)
         insights.push(`#${top.hashtag} leads ${oneLabel} with ${top.posts.toLocaleString('en-US')} posts`);
       const riser = oneTags
-        .filter((h) => h.growthBasis === 'snapshots_24h' && h.growth! > 0)
-        .sort((a, b) => b.growth! - a.growth!)[0];
+        .filter(
+          (h): h is typeof h & { growth: number } =>
+            h.growthBasis === 'snapshots_24h' && h.growth !== null && h.growth > 0,
+        )
+        .sort((a, b) => b.growth - a.growth)[0];
       if (riser) insights.push(`#${riser.hashtag} views up ${riser.growth}% in 24 h on ${oneLabel}`);
     }
     insights.push(...firstPartyInsights(fp));

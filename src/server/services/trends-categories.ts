@@ -277,7 +277,11 @@ const NEWS_RULES: Array<[NewsCategory, RegExp]> = [
   ],
   [
     'business',
-    /\b(ad|ads|advertis\w*|brand|brands|marketer\w*|marketing|shop|commerce|e-commerce|revenue|sales|sellers?|deal|acquisition|investor\w*|valuation|earnings|divest\w*|joint venture)\b/i,
+    new RegExp(
+      String.raw`\b(ad|ads|advertis\w*|brand|brands|marketer\w*|marketing|shop|commerce|e-commerce|revenue|sales|` +
+        String.raw`sellers?|deal|acquisition|investor\w*|valuation|earnings|divest\w*|joint venture)\b`,
+      'i',
+    ),
   ],
   ['viral', /\b(viral|trend|trends|trending|challenge|meme|memes|hashtag|went viral)\b/i],
 ];

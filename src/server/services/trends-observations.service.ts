@@ -8,7 +8,7 @@ export function createObservationRecorder(deps: { repo: TrendsRepository; logger
   const pending = new Set<Promise<void>>();
   /** What the video's platform observes of it (Platform.observe; a platform without it records nothing). */
   function record(platform: Platform, video: FetchedVideo): void {
-    let observation;
+    let observation: ReturnType<NonNullable<Platform['observe']>> | undefined;
     try {
       observation = platform.observe?.(video);
     } catch (err) {

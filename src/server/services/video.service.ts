@@ -300,7 +300,7 @@ export function createVideoService(deps: {
       return byId.has(cacheKey({ platform, id }));
     },
     /** A video by id (preview, thumbnail, slide): from the cache, else through its canonical page. */
-    byId(id: string, signal?: AbortSignal, platformId = DEFAULT_PLATFORM): Promise<FetchedVideo> {
+    byId(id: string, _signal?: AbortSignal, platformId = DEFAULT_PLATFORM): Promise<FetchedVideo> {
       const platform = deps.platforms.get(platformId);
       if (!platform.idPattern.test(id)) throw unsupportedLink([platform.name]);
       return load({ platform: platform.id, id, url: platform.canonicalUrl(id) });

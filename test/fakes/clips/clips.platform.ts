@@ -58,8 +58,14 @@ export function createClipsPlatform(deps: { http: HttpClient }): Platform {
         signal,
         maxBytes: 1_000_000,
       });
-      if (res.status === 404) throw (res.body.destroy(), notFound());
-      if (res.status !== 200) throw (res.body.destroy(), fail('upstream.unavailable', CLIPS));
+      if (res.status === 404) {
+        res.body.destroy();
+        throw notFound();
+      }
+      if (res.status !== 200) {
+        res.body.destroy();
+        throw fail('upstream.unavailable', CLIPS);
+      }
       const clip = JSON.parse(await res.text()) as ClipJson;
       return {
         ref,

@@ -83,7 +83,14 @@ export async function startFakeClips() {
       down.add(id);
       return `https://clips.example/v/${id}`;
     },
-    addShortLink: (code: string, id: string) => (shorts.set(code, id), `https://clips.example/s/${code}`),
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    addShortLink: (code: string, id: string) => {
+      shorts.set(code, id);
+      return `https://clips.example/s/${code}`;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -3,7 +3,8 @@
 import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
 
 export const inputClass =
-  'mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
+  'mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ' +
+  'focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200';
 
 export function Field({
   label,

@@ -14,7 +14,12 @@ const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 export function Hero() {
   return (
     <div className="text-center">
-      <h1 className="bg-gradient-to-r from-pink-500 via-violet-600 to-sky-500 bg-clip-text text-3xl font-extrabold text-transparent sm:text-5xl">
+      <h1
+        className={
+          'bg-gradient-to-r from-pink-500 via-violet-600 to-sky-500 ' +
+          'bg-clip-text text-3xl font-extrabold text-transparent sm:text-5xl'
+        }
+      >
         Download TikTok Videos Instantly
       </h1>
       <p className="mx-auto mt-3 max-w-2xl text-base text-slate-600 sm:text-lg">
@@ -31,7 +36,10 @@ export function FeatureChips() {
       {chips.map((c) => (
         <li
           key={c}
-          className="inline-flex items-center gap-1 rounded-full bg-white px-3 py-1 text-xs font-medium text-slate-700 shadow-sm ring-1 ring-slate-200"
+          className={
+            'inline-flex items-center gap-1 rounded-full bg-white px-3 py-1 text-xs ' +
+            'font-medium text-slate-700 shadow-sm ring-1 ring-slate-200'
+          }
         >
           <Check className="h-3.5 w-3.5 text-emerald-500" aria-hidden />
           {c}
@@ -95,7 +103,9 @@ export function ProgressCard({ progress }: { progress: DownloadProgress }) {
         aria-valuenow={percent ?? undefined}
       >
         <div
-          className={`h-full rounded-full bg-gradient-to-r from-pink-500 to-violet-600 transition-all ${percent === null ? 'w-1/3 animate-pulse' : ''}`}
+          className={`h-full rounded-full bg-gradient-to-r from-pink-500 to-violet-600 transition-all ${
+            percent === null ? 'w-1/3 animate-pulse' : ''
+          }`}
           style={percent === null ? undefined : { width: `${percent}%` }}
         />
       </div>
@@ -127,6 +137,7 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an inline confirmation in a row; a fieldset brings form borders
     <span
       role="group"
       aria-label="Confirm clearing the history"
@@ -135,6 +146,7 @@ function ClearHistory({ onClear, clearing }: { onClear: () => void; clearing: bo
       <span>Clear the whole list?</span>
       <button
         type="button"
+        // biome-ignore lint/a11y/noAutofocus: focus moves to the safe choice of the confirmation that just opened
         autoFocus
         onClick={() => setConfirming(false)}
         className={`${btn} border-slate-300 hover:bg-slate-50`}
@@ -240,7 +252,10 @@ export function UpgradeModal({ open, onClose }: { open: boolean; onClose: () => 
           <Link
             href="/subscription"
             onClick={onClose}
-            className="inline-flex flex-1 items-center justify-center rounded-md bg-gradient-to-r from-amber-400 to-orange-500 px-4 py-2 font-semibold text-white"
+            className={
+              'inline-flex flex-1 items-center justify-center rounded-md bg-gradient-to-r ' +
+              'from-amber-400 to-orange-500 px-4 py-2 font-semibold text-white'
+            }
           >
             Upgrade Now
           </Link>

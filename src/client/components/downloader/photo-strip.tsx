@@ -16,7 +16,7 @@ export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
             <div className="aspect-[3/4] overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200">
               <img
                 src={img.url}
-                alt={`Photo ${i + 1} of ${images.length}`}
+                alt={`Slide ${i + 1} of ${images.length}`}
                 loading="lazy"
                 referrerPolicy="no-referrer"
                 className="h-full w-full object-contain"
@@ -26,7 +26,10 @@ export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
               href={`${img.url}?download=1`}
               download
               aria-label={`Save photo ${i + 1}`}
-              className="mt-1.5 flex items-center justify-center gap-1 rounded-md border border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+              className={
+                'mt-1.5 flex items-center justify-center gap-1 rounded-md border ' +
+                'border-slate-300 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50'
+              }
             >
               <Download className="h-3.5 w-3.5" aria-hidden />
               Save {String(i + 1).padStart(2, '0')}

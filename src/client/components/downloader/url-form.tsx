@@ -108,7 +108,11 @@ export function UrlForm({
         <button
           type="submit"
           disabled={!valid || pending}
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-pink-500 to-violet-600 px-6 py-3 font-semibold text-white shadow hover:opacity-95 disabled:cursor-not-allowed disabled:opacity-50"
+          className={
+            'inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r ' +
+            'from-pink-500 to-violet-600 px-6 py-3 font-semibold text-white shadow hover:opacity-95 ' +
+            'disabled:cursor-not-allowed disabled:opacity-50'
+          }
         >
           {pending ? (
             <Loader2 className="h-5 w-5 animate-spin" aria-hidden />

@@ -32,6 +32,7 @@ function Preview({ info, onClose }: { info: VideoInfo; onClose: (failed: boolean
   const [loading, setLoading] = useState(true);
   return (
     <div className="relative aspect-[9/16] w-full overflow-hidden rounded-xl bg-black">
+      {/* biome-ignore lint/a11y/useMediaCaption: a preview of someone else's post; we have no caption track for it */}
       <video
         data-testid="video-preview"
         src={info.videoUrl}
@@ -115,7 +116,12 @@ export function VideoCard({
           {info.mediaType === 'photo' ? (
             <div className="relative aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200">
               <Thumbnail src={info.images?.[0]?.url ?? info.thumbnail} />
-              <span className="absolute bottom-2 right-2 inline-flex items-center gap-1 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">
+              <span
+                className={
+                  'absolute bottom-2 right-2 inline-flex items-center gap-1 ' +
+                  'rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white'
+                }
+              >
                 <Images className="h-3.5 w-3.5" aria-hidden />
                 {info.images?.length ?? 0}
               </span>
@@ -207,7 +213,11 @@ export function VideoCard({
                         ? `Upgrade to download ${o.quality.toUpperCase()}`
                         : `Download ${o.quality.toUpperCase()}`
                     }
-                    className="inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700 disabled:cursor-not-allowed disabled:opacity-50"
+                    className={
+                      'inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 ' +
+                      'text-sm font-semibold text-white hover:bg-violet-700 ' +
+                      'disabled:cursor-not-allowed disabled:opacity-50'
+                    }
                   >
                     {upgradeToDownload ? (
                       <Crown className="h-4 w-4" aria-hidden />
@@ -243,7 +253,10 @@ export function VideoCard({
           <button
             type="button"
             onClick={copyLink}
-            className="mt-4 inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            className={
+              'mt-4 inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 ' +
+              'py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50'
+            }
           >
             <Copy className="h-4 w-4" aria-hidden />
             Copy link

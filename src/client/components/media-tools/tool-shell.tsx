@@ -27,7 +27,12 @@ export function ToolPage({
     <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:py-12">
         <header className="text-center">
-          <div className="mx-auto mb-3 flex h-12 w-12 items-center justify-center rounded-2xl bg-gradient-to-br from-violet-600 to-pink-500 text-white shadow-md">
+          <div
+            className={
+              'mx-auto mb-3 flex h-12 w-12 items-center ' +
+              'justify-center rounded-2xl bg-gradient-to-br from-violet-600 to-pink-500 text-white shadow-md'
+            }
+          >
             {icon}
           </div>
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
@@ -72,12 +77,19 @@ export function UrlToolForm(props: {
           placeholder={props.placeholder}
           value={props.value}
           onChange={(e) => props.onChange(e.target.value)}
-          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-3 text-base outline-none focus:border-violet-500 focus:ring-4 focus:ring-violet-200"
+          className={
+            'min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-3 ' +
+            'text-base outline-none focus:border-violet-500 focus:ring-4 focus:ring-violet-200'
+          }
         />
         <button
           type="submit"
           disabled={props.pending}
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-violet-600 to-pink-500 px-6 py-3 font-semibold text-white shadow hover:opacity-95 disabled:cursor-not-allowed disabled:opacity-60"
+          className={
+            'inline-flex items-center justify-center gap-2 rounded-lg bg-gradient-to-r ' +
+            'from-violet-600 to-pink-500 px-6 py-3 font-semibold text-white shadow hover:opacity-95 ' +
+            'disabled:cursor-not-allowed disabled:opacity-60'
+          }
         >
           {props.pending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
           {props.pending ? props.pendingLabel : props.buttonLabel}

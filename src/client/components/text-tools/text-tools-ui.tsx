@@ -1,7 +1,6 @@
 // Small pieces shared by the hashtag generator and the content tools screens.
 import { useState } from 'react';
 import { Check, Copy, Sparkles } from 'lucide-react';
-import { Link } from 'wouter';
 import type { EngineSource } from '@shared/contracts/hashtags';
 import { toast } from '../../hooks/use-toast';
 
@@ -27,7 +26,10 @@ export function CopyButton({ text, label, what }: { text: string; label: string;
       type="button"
       onClick={copy}
       aria-label={label}
-      className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+      className={
+        'inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-200 ' +
+        'bg-white px-2.5 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50'
+      }
     >
       {done ? <Check className="h-4 w-4 text-green-600" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
       Copy
@@ -40,7 +42,10 @@ export function SuggestionBadge({ source }: { source: EngineSource }) {
   return (
     <span
       data-testid="suggestion-badge"
-      className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-medium text-amber-800 ring-1 ring-amber-200"
+      className={
+        'inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs ' +
+        'font-medium text-amber-800 ring-1 ring-amber-200'
+      }
     >
       <Sparkles className="h-3.5 w-3.5" aria-hidden />
       Suggestion · {source === 'llm' ? 'AI model' : 'built-in engine'}
@@ -62,6 +67,9 @@ export function HashtagChips({ tags }: { tags: string[] }) {
 }
 
 export const fieldClass =
-  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base outline-none focus:border-violet-500 focus:ring-4 focus:ring-violet-200';
+  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base outline-none ' +
+  'focus:border-violet-500 focus:ring-4 focus:ring-violet-200';
 export const primaryButtonClass =
-  'inline-flex w-full items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-violet-600 to-pink-500 px-6 py-3 font-semibold text-white shadow hover:opacity-95 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto';
+  'inline-flex w-full items-center justify-center gap-2 rounded-lg bg-gradient-to-r from-violet-600 ' +
+  'to-pink-500 px-6 py-3 font-semibold text-white shadow hover:opacity-95 ' +
+  'disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto';

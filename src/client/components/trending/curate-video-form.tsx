@@ -147,7 +147,11 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
             type="button"
             onClick={onFetch}
             disabled={!form.videoUrl.trim() || fetchInfo.isPending}
-            className="mt-1 flex shrink-0 items-center justify-center gap-1 rounded-md border border-violet-300 px-3 py-2 text-sm font-medium text-violet-700 hover:bg-violet-50 disabled:cursor-not-allowed disabled:opacity-50"
+            className={
+              'mt-1 flex shrink-0 items-center justify-center gap-1 rounded-md border ' +
+              'border-violet-300 px-3 py-2 text-sm font-medium text-violet-700 hover:bg-violet-50 ' +
+              'disabled:cursor-not-allowed disabled:opacity-50'
+            }
           >
             {fetchInfo.isPending ? (
               <Loader2 className="h-4 w-4 animate-spin" aria-hidden />

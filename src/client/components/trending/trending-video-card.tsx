@@ -98,7 +98,11 @@ export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
             onClick={() => boost.mutate()}
             disabled={boost.isPending || video.boosted}
             title={video.boosted ? 'You boosted this video' : 'Add 1 to the trending score'}
-            className="flex flex-1 items-center justify-center gap-1 rounded-md border border-orange-200 px-3 py-1.5 text-sm font-medium text-orange-700 hover:bg-orange-50 disabled:cursor-not-allowed disabled:opacity-60"
+            className={
+              'flex flex-1 items-center justify-center gap-1 rounded-md border ' +
+              'border-orange-200 px-3 py-1.5 text-sm font-medium text-orange-700 hover:bg-orange-50 ' +
+              'disabled:cursor-not-allowed disabled:opacity-60'
+            }
           >
             <TrendingUp className="h-4 w-4" aria-hidden /> {video.boosted ? 'Boosted' : 'Boost'}
           </button>
@@ -106,7 +110,10 @@ export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
             href={video.videoUrl}
             target="_blank"
             rel="noopener noreferrer"
-            className="flex flex-1 items-center justify-center gap-1 rounded-md border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100"
+            className={
+              'flex flex-1 items-center justify-center gap-1 rounded-md border ' +
+              'border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100'
+            }
           >
             <ExternalLink className="h-4 w-4" aria-hidden /> View
           </a>

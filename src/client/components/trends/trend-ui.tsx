@@ -28,7 +28,8 @@ const NEWS_COLOURS: Record<NewsCategory, string> = {
 export function CategoryBadge({ category }: { category: TrendCategory }) {
   return (
     <span
-      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${CATEGORY_COLOURS[category] ?? CATEGORY_COLOURS.General}`}
+      className={`inline-block whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium
+        ${CATEGORY_COLOURS[category] ?? CATEGORY_COLOURS.General}`}
     >
       {category}
     </span>

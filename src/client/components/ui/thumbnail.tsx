@@ -32,7 +32,9 @@ export function Thumbnail({
   return (
     <span
       data-testid="thumbnail-placeholder"
-      className={`flex h-full w-full flex-col items-center gap-1 bg-slate-100 text-sm text-slate-500 ${align === 'top' ? 'justify-start pt-[18%]' : 'justify-center'}`}
+      className={`flex h-full w-full flex-col items-center gap-1 bg-slate-100 text-sm text-slate-500 ${
+        align === 'top' ? 'justify-start pt-[18%]' : 'justify-center'
+      }`}
     >
       <VideoOff className={compact ? 'h-4 w-4' : 'h-8 w-8'} aria-hidden />
       {!compact && <span>{label}</span>}

@@ -16,11 +16,13 @@ export default function Toaster() {
           onOpenChange={(open) => !open && dismiss(t.id)}
           data-testid="toast"
           data-variant={t.variant ?? 'default'}
-          className={`group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-md border p-4 pr-8 shadow-lg data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] ${
-            t.variant === 'destructive'
-              ? 'border-red-600 bg-red-600 text-white'
-              : 'border-slate-200 bg-white text-slate-900'
-          }`}
+          className={`group pointer-events-auto relative flex w-full items-start justify-between gap-3
+            overflow-hidden rounded-md border p-4 pr-8 shadow-lg data-[state=closed]:opacity-0
+            data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] ${
+              t.variant === 'destructive'
+                ? 'border-red-600 bg-red-600 text-white'
+                : 'border-slate-200 bg-white text-slate-900'
+            }`}
         >
           <div className="grid gap-1">
             {t.title && <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>}
@@ -41,7 +43,10 @@ export default function Toaster() {
       <ToastPrimitive.Viewport
         ref={viewportRef}
         style={style}
-        className="pointer-events-none fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]"
+        className={
+          'pointer-events-none fixed top-0 z-[100] flex max-h-screen w-full ' +
+          'flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]'
+        }
       />
     </ToastPrimitive.Provider>
   );

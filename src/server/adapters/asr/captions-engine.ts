@@ -22,7 +22,7 @@ export function createCaptionsEngine(): TranscriptionEngine {
     async transcribe(input) {
       const track = pickSubtitleTrack(input.subtitles);
       if (!track) return null;
-      let cues;
+      let cues: ReturnType<typeof parseWebVtt>;
       try {
         cues = parseWebVtt(await input.fetchText(track.url, input.signal));
       } catch (err) {

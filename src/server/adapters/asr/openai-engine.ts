@@ -127,9 +127,11 @@ export function createOpenAiEngine(
           throw fail('transcription.upstream', { variant: 'too_large' });
         throw fail('transcription.upstream');
       }
-      const segments = (body.segments ?? [])
-        .filter((s) => typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string')
-        .map((s) => ({ start: s.start!, end: s.end!, text: s.text!.trim() }));
+      const segments = (body.segments ?? []).flatMap((s) =>
+        typeof s.start === 'number' && typeof s.end === 'number' && typeof s.text === 'string'
+          ? [{ start: s.start, end: s.end, text: s.text.trim() }]
+          : [],
+      );
       // A plain-JSON answer without segments: one segment over the whole clip.
       if (!segments.length && body.text?.trim())
         segments.push({ start: 0, end: body.duration ?? input.duration, text: body.text.trim() });

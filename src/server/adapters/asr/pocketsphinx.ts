@@ -30,7 +30,7 @@ export function controlEntries(spans: SilenceSpan[]): CtlEntry[] {
 }
 
 export function controlFile(fileBase: string, entries: CtlEntry[]): string {
-  return entries.map((e) => `${fileBase} ${e.startFrame} ${e.endFrame} ${e.id}`).join('\n') + '\n';
+  return `${entries.map((e) => `${fileBase} ${e.startFrame} ${e.endFrame} ${e.id}`).join('\n')}\n`;
 }
 
 export interface Word {

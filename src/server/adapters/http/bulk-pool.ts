@@ -32,7 +32,7 @@ export function createBulkPool() {
     clearTimeout(c.timer);
     const list = idle.get(c.key);
     const i = list?.indexOf(c) ?? -1;
-    if (i >= 0) list!.splice(i, 1);
+    if (list && i >= 0) list.splice(i, 1);
     if (list && list.length === 0) idle.delete(c.key);
   };
 
@@ -54,7 +54,7 @@ export function createBulkPool() {
       for (let c = list?.pop(); c; c = list?.pop()) {
         clearTimeout(c.timer);
         if (!c.socket.destroyed && c.socket.readyState === 'open') {
-          if (list!.length === 0) idle.delete(key);
+          if (list?.length === 0) idle.delete(key);
           c.socket.ref();
           return c;
         }

@@ -114,7 +114,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
         const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
         offset += n;
         if (body) return deliver(chunk);
-        head = Buffer.concat([head!, chunk]);
+        head = head ? Buffer.concat([head, chunk]) : chunk;
         let parsed: ReturnType<typeof parseHead>;
         let rest: Buffer;
         for (;;) {
@@ -164,29 +164,32 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
         body.on('error', () => {}); // consumers see errors through their own pipeline
         settled = true;
         resolve({ statusCode: parsed.status, headers: parsed.headers, body });
-        return rest.length ? deliver(rest) : expected === 0 ? (finish(false), false) : true;
+        if (rest.length) return deliver(rest);
+        if (expected === 0) finish(false);
+        return expected !== 0;
       },
     };
 
     function deliver(chunk: Buffer): boolean {
+      if (!body) return false; // called only once the head is parsed and the body exists
       if (expected !== null && received + chunk.length >= expected) {
         // Bytes past the announced length are not part of this file (and make the connection unusable).
         const last = chunk.subarray(0, expected - received);
         received = expected;
-        if (last.length) body!.push(handOut(last));
+        if (last.length) body.push(handOut(last));
         finish(chunk.length > last.length);
         return false;
       }
       received += chunk.length;
-      waiting = !body!.push(handOut(chunk));
+      waiting = !body.push(handOut(chunk));
       return !waiting;
     }
 
     /** The whole body arrived: end it, and keep the connection when it is exactly where the next response starts. */
     function finish(overrun: boolean) {
       ended = true;
-      body!.push(null);
-      if (!reusable || overrun) {
+      body?.push(null);
+      if (!reusable || overrun || !pool || !conn) {
         socket.destroy();
         return lease.retire();
       }
@@ -194,7 +197,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
       clearTimeout(stallTimer);
       socket.off('timeout', onTimeout).off('error', onError).off('close', onClose);
       signal?.removeEventListener('abort', onAbort);
-      pool!.put(conn!);
+      pool.put(conn);
       lease.retire(); // the pooled socket now reads into the pool's own buffer
     }
 
@@ -249,7 +252,7 @@ function attempt(input: BulkGetInput, key: string, kept: PooledConnection | null
       ended = true; // length unknown: the body ends with the connection
       body.push(null);
     };
-    const onAbort = () => fail(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+    const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     socket.setTimeout(input.idleTimeoutMs);
     socket.on('timeout', onTimeout).on('error', onError).on('close', onClose);
     signal?.addEventListener('abort', onAbort, { once: true });

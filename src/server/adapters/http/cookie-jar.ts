@@ -18,7 +18,9 @@ export class CookieJar {
   }
 
   toJSON(): StoredCookies {
-    return this.jar.serializeSync()!;
+    const saved = this.jar.serializeSync();
+    if (!saved) throw new Error('cookie store is not synchronous'); // tough-cookie's MemoryCookieStore is
+    return saved;
   }
 
   clone(): CookieJar {
@@ -39,8 +41,7 @@ export class CookieJar {
   /** A cookie's value by name, whatever its domain (unexpired only). */
   get(name: string): string | undefined {
     const t = this.now();
-    return this.jar
-      .serializeSync()!
+    return this.toJSON()
       .cookies.map((c) => Cookie.fromJSON(c))
       .find((c) => c?.key === name && expiresAt(c) > t)?.value;
   }

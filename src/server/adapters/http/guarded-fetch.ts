@@ -78,7 +78,7 @@ export function createGuardedFetch(o: GuardedFetchOptions): GuardedFetch {
       ...(redirect === 'follow' ? {} : { maxRedirects: 0 }),
     };
     const res =
-      shared && url.origin !== operator.origin && o.publicOrigins!().includes(url.origin)
+      shared && url.origin !== operator.origin && o.publicOrigins?.().includes(url.origin)
         ? await shared.request(url, {
             ...r,
             allow: [url.hostname],

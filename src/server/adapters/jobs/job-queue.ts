@@ -73,7 +73,9 @@ export function createJobQueue(opts: {
   // pg-boss 10 waits a polling interval after every fetch; a worker that just finished a job, or
   // a queue this node just sent to, is woken at once instead (a busy queue drains without pauses).
   const workersOf = new Map<string, string[]>();
-  const wake = (name: string) => workersOf.get(name)?.forEach((id) => boss.notifyWorker(id));
+  const wake = (name: string) => {
+    for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
+  };
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
   const tables = pgBossTables(
@@ -84,7 +86,8 @@ export function createJobQueue(opts: {
 
   return {
     start(): Promise<unknown> {
-      return (started ??= boss.start());
+      started ??= boss.start();
+      return started;
     },
     /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
     async define(q: QueueDefinition) {

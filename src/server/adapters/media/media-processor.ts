@@ -29,7 +29,7 @@ export function processFailure(err: unknown): unknown {
   if (err.reason === 'timeout') return fail('media.timeout');
   if (err.reason === 'spawn') return fail('media.unavailable');
   if (err.reason === 'killed') return fail('media.interrupted');
-  if (/No space left on device/i.test(err.stderr)) return infrastructureError({ code: 'ENOSPC' })!;
+  if (/No space left on device/i.test(err.stderr)) return infrastructureError({ code: 'ENOSPC' }) ?? unreadable();
   return unreadable();
 }
 
@@ -82,7 +82,7 @@ export function createMediaProcessor(cfg: MediaProcessorConfig) {
      * output time from -progress, and a size that matches 192 kbit/s for that time.
      */
     async toMp3(input: string, output: string, signal?: AbortSignal): Promise<{ size: number; duration: number }> {
-      let result;
+      let result: Awaited<ReturnType<typeof runProcess>>;
       try {
         result = await runProcess(cfg.ffmpeg, mp3Args(input, output), run(signal));
       } catch (err) {

@@ -26,7 +26,8 @@ export function slideshowArgs(input: SlideshowInput, output: string): string[] {
   else args.push('-f', 'lavfi', '-t', String(input.seconds), '-i', 'anullsrc=r=44100:cl=stereo');
   const fit = slides.map(
     (_, i) =>
-      `[${i}:v]scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p[s${i}]`,
+      `[${i}:v]scale=${w}:${h}:force_original_aspect_ratio=decrease,` +
+      `pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,format=yuv420p[s${i}]`,
   );
   const joined = `${slides.map((_, i) => `[s${i}]`).join('')}concat=n=${slides.length}:v=1:a=0,fps=${SLIDESHOW_FPS}[v]`;
   args.push(

@@ -78,7 +78,8 @@ export function otherEndpointOrigins(metadata: Partial<Record<string, unknown>>,
       (net.isIP(host) && isPrivateAddress(host))
     )
       throw new Error(
-        `OIDC provider: its ${name} (${url.origin}) is refused: an endpoint outside the issuer's origin (${issuerOrigin}) must be https on the default port at a public address`,
+        `OIDC provider: its ${name} (${url.origin}) is refused: an endpoint outside the issuer's ` +
+          `origin (${issuerOrigin}) must be https on the default port at a public address`,
       );
     origins.add(url.origin);
   }

@@ -57,7 +57,8 @@ export function createTestCheckoutProvider(opts: { dataDir: string; publicUrl: s
     planId: TEST_PLAN_ID,
     async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription> {
       const seen = byRequestId.get(input.requestId);
-      if (seen && subs.has(seen)) return view(subs.get(seen)!);
+      const known = seen ? subs.get(seen) : undefined;
+      if (known) return view(known);
       const sub: TestSub = {
         id: id('I-TEST'),
         status: 'APPROVAL_PENDING',

@@ -96,9 +96,10 @@ export function createWebhookVerifier(opts: WebhookVerifierOptions) {
     const signal = AbortSignal.timeout(CERT_TIMEOUT_MS);
     let buf: Buffer;
     try {
-      const res = fromBase
-        ? await fromBase.request(certBase + new URL(certUrl).pathname, { signal })
-        : await guarded!.request(certUrl, { allow: ['*.paypal.com'], maxRedirects: 0, signal });
+      const res = guarded
+        ? await guarded.request(certUrl, { allow: ['*.paypal.com'], maxRedirects: 0, signal })
+        : await fromBase?.request(certBase + new URL(certUrl).pathname, { signal });
+      if (!res) throw new Error('no certificate client'); // one of the two is always built above
       if (res.status < 200 || res.status >= 300) {
         await res.dump();
         throw new Error(`certificate download failed: ${res.status}`);

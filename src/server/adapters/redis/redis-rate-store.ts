@@ -61,7 +61,10 @@ export function createRedisRateStore(opts: {
       if (client.isReady) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
-        client.once('ready', () => (clearTimeout(timer), resolve()));
+        client.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
       if (!client.isReady) opts.logger.warn('redis is not reachable yet: rate-limited requests answer 503 until it is');
     },

@@ -119,7 +119,8 @@ export function createBatchesRepository(db: Db) {
     async queuePositions(ids: number[]): Promise<Map<number, number>> {
       if (!ids.length) return new Map();
       const rows = await db.execute(sql`
-        select id, (select count(*) from ${batchItems} o where o.status in ('queued', 'running') and (o.queued_at, o.id) < (i.queued_at, i.id)) + 1 as position
+        select id, (select count(*) from ${batchItems} o where o.status in ('queued', 'running')
+          and (o.queued_at, o.id) < (i.queued_at, i.id)) + 1 as position
         from ${batchItems} i where i.id in (${sql.join(
           ids.map((id) => sql`${id}`),
           sql`, `,

@@ -24,7 +24,8 @@ export function createDownloadsRepository(db: Db) {
           where id = ${userId} and (${limit}::int is null or download_count + downloads_reserved < ${limit}::int)
           returning id)
         insert into ${downloads} (user_id, url, platform, video_id, title, author, thumbnail, duration, views, likes, quality, status)
-        select u.id, ${meta.url}, ${meta.platform ?? DEFAULT_PLATFORM}, ${meta.videoId ?? null}, ${meta.title ?? null}, ${meta.author ?? null}, ${meta.thumbnail ?? null},
+        select u.id, ${meta.url}, ${meta.platform ?? DEFAULT_PLATFORM}, ${meta.videoId ?? null}, ${meta.title ?? null},
+          ${meta.author ?? null}, ${meta.thumbnail ?? null},
           ${meta.duration ?? null}::int, ${meta.views ?? null}::bigint, ${meta.likes ?? null}::bigint, ${meta.quality ?? null}, 'reserved'
         from u
         returning id`),

@@ -11,7 +11,8 @@ const LIST_LIMIT = 500;
 
 export function createTrendingVideosRepository(db: Db) {
   const boostedBy = (userId: string) =>
-    sql<boolean>`exists (select 1 from ${trendingVideoBoosts} where ${trendingVideoBoosts.videoId} = ${trendingVideos.id} and ${trendingVideoBoosts.userId} = ${userId})`;
+    sql<boolean>`exists (select 1 from ${trendingVideoBoosts}
+      where ${trendingVideoBoosts.videoId} = ${trendingVideos.id} and ${trendingVideoBoosts.userId} = ${userId})`;
 
   return {
     /** Highest score first, newest first among equals (decision 0800). */

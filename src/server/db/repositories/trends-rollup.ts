@@ -57,7 +57,8 @@ export async function firstPartyRollup(db: Db, now: Date): Promise<FirstPartyRol
       from wk cross join lateral unnest(wk.hashtags) as u(tg) group by tg
     ),
     tag_win as (
-      select tg as tag, (sum(l.plays) filter (where l.win = 'r'))::float8 as recent, (sum(l.plays) filter (where l.win = 'b'))::float8 as before
+      select tg as tag, (sum(l.plays) filter (where l.win = 'r'))::float8 as recent,
+        (sum(l.plays) filter (where l.win = 'b'))::float8 as before
       from latest l cross join lateral unnest(l.hashtags) as u(tg) where l.win <> 'p' group by tg
     ),
     top_tags as (
@@ -90,9 +91,11 @@ export async function firstPartyRollup(db: Db, now: Date): Promise<FirstPartyRol
       from wk order by plays desc nulls last, video_id collate "C" limit ${TOP}
     )
     select json_build_object(
-      'hashtags', coalesce((select json_agg(t order by t.views desc nulls last, t.posts desc, t.tag collate "C") from top_tags t), '[]'::json),
+      'hashtags', coalesce((select json_agg(t order by t.views desc nulls last, t.posts desc, t.tag collate "C")
+        from top_tags t), '[]'::json),
       'songs', coalesce((select json_agg(s order by s.uses desc, s.views desc nulls last, s.title collate "C") from songs s), '[]'::json),
-      'creators', coalesce((select json_agg(c order by c.views desc nulls last, c.followers desc nulls last, c.username collate "C") from creators c), '[]'::json),
+      'creators', coalesce((select json_agg(c order by c.views desc nulls last, c.followers desc nulls last,
+        c.username collate "C") from creators c), '[]'::json),
       'videos', coalesce((select json_agg(v order by v.plays desc nulls last, v."videoId" collate "C") from videos v), '[]'::json),
       'week', (select json_build_object(
           'videos', count(*),

@@ -1,4 +1,5 @@
-// The hashtag lexicon by niche: hand-kept data files (not under a folder named data/, which git ignores), bundled into the server at build time.
+// The hashtag lexicon by niche: hand-kept data files (not under a folder named data/, which git ignores), bundled
+// into the server at build time.
 // `keywords` are words (lemmas) that point at the niche, `broad` are high-reach tags of the niche,
 // `community` smaller community tags. Tags are stored without '#'.
 import beauty from './beauty.json';

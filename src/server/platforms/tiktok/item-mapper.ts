@@ -11,6 +11,7 @@ import { byQuality, type Gear, looseNumber, mirrorUrls, readGears, resolutionOf,
 
 export { looseNumber, usableMediaUrl } from './gears.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: TikTok's page JSON, unversioned; every read below is checked
 type Json = Record<string, any>;
 
 const LABELS = ['hd', 'sd', 'low'];
@@ -82,7 +83,7 @@ export function videoOptions(item: Json): MediaOption[] {
   const seen = new Set<string>();
   for (const g of gears) {
     if (g.codec !== 'h264' || g.form !== 'whole' || g.urls.some((u) => seen.has(u))) continue;
-    g.urls.forEach((u) => seen.add(u));
+    for (const u of g.urls) seen.add(u);
     found.push({
       ...toOption(g, '', []),
       width: g.width ?? looseNumber(video.width),

@@ -4,6 +4,7 @@ import { fail, type AppError } from '../../errors.js';
 import { errorForStatus, TIKTOK } from './errors.js';
 import { dropNul } from '../../lib/nul.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: TikTok's page JSON, unversioned; every read below is checked
 type Json = Record<string, any>;
 
 const SCRIPT = /<script\b[^>]*\bid=["']__UNIVERSAL_DATA_FOR_REHYDRATION__["'][^>]*>([\s\S]*?)<\/script>/i;

@@ -97,9 +97,18 @@ export function createTikTokAdapter(deps: { http: HttpClient }) {
       res.body.destroy();
       throw fail('video.login_required', TIKTOK);
     }
-    if (res.status === 429) throw (res.body.destroy(), fail('upstream.rate_limited', TIKTOK));
-    if (res.status === 404 || res.status === 410) throw (res.body.destroy(), fail('video.not_found', TIKTOK));
-    if (res.status !== 200) throw (res.body.destroy(), fail('upstream.unavailable', TIKTOK));
+    if (res.status === 429) {
+      res.body.destroy();
+      throw fail('upstream.rate_limited', TIKTOK);
+    }
+    if (res.status === 404 || res.status === 410) {
+      res.body.destroy();
+      throw fail('video.not_found', TIKTOK);
+    }
+    if (res.status !== 200) {
+      res.body.destroy();
+      throw fail('upstream.unavailable', TIKTOK);
+    }
     try {
       return { html: await res.text(), finalUrl: res.url };
     } catch (err) {
