@@ -75,12 +75,13 @@ describe('one retry rule for every kind', () => {
       expect([e.message, isTransient(e)]).toEqual([e.message, true]);
   });
 
-  it('never retries an answer about the link or the file', () => {
+  it('never retries an answer about the link or the file, nor a tool that was killed', () => {
     for (const e of [
       fail('video.not_found', { platform: 'Clips' }),
       fail('upstream.blocked'),
       fail('upstream.too_large'),
       fail('media.no_audio'),
+      fail('media.interrupted'),
       fail('request.aborted'),
       fail('internal'),
     ])

@@ -14,6 +14,12 @@ export interface RetryRule {
 const FINAL_UPSTREAM = new Set(['upstream.blocked', 'upstream.too_large']);
 
 /**
+ * Our own faults that another try would meet again: a tool killed under a job (the operator, or the
+ * kernel out of memory) is reported as such (503 media.interrupted), never quietly run twice.
+ */
+const FINAL_OURS = new Set(['media.interrupted']);
+
+/**
  * True when a failure is worth another try: the platform not answering, slow, limiting us, or
  * cutting a transfer short (`upstream.*`: 424, 429 and 5xx alike); our own passing faults (503: the
  * database restarting, a full line, the store not answering; 502: a broken transfer); and errors we
@@ -22,5 +28,6 @@ const FINAL_UPSTREAM = new Set(['upstream.blocked', 'upstream.too_large']);
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof AppError)) return (infrastructureError(err)?.status ?? 503) === 503;
   if (err.code.startsWith('upstream.')) return !FINAL_UPSTREAM.has(err.code);
+  if (FINAL_OURS.has(err.code)) return false;
   return err.status === 429 || err.status === 502 || err.status === 503;
 }
