@@ -18,6 +18,11 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 const FILES = ROOTS.filter((r) => fs.existsSync(path.join(ROOT, r))).flatMap((r) => walk(path.join(ROOT, r)));
+// The checkout's own top-level files (vite.config.ts, biome.json...) are named too.
+const TOP_FILES = fs
+  .readdirSync(ROOT, { withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map((e) => e.name);
 
 /** Inline code spans on one line (fenced blocks are examples, not references). */
 function codeSpans(markdown: string): string[] {
@@ -36,6 +41,7 @@ function fileExists(ref: string, files: readonly string[] = FILES): boolean {
   }
   const top = ref.split('/')[0];
   if (ROOTS.includes(top)) return files.includes(ref);
+  if (!ref.includes('/') && TOP_FILES.includes(ref)) return true;
   return files.some((f) => f === ref || f.endsWith(`/${ref}`));
 }
 
