@@ -7,16 +7,16 @@ import type { RetryRule } from './retry-rule.js';
 
 /** The payload of each kind: what its handler needs on any node (plain JSON). */
 export interface JobPayloads {
-  /** MP3 of a video's sound. */
+  /** MP3 of a video's sound. Its source is a link, or an upload's `upload:<id>` (the studio): a URL. */
   audio: { url: string };
-  /** Listening to the sound (transcription engines that need the media). */
+  /** Listening to the sound (transcription engines that need the media); a link or an upload, as audio. */
   transcript: { url: string };
   /** The HEVC file of one quality with its sound (no retries: the caller falls back to the next file). */
-  remux: { url: string; quality: string; alternate?: number };
+  remux: { platform: string; videoId: string; quality: string; alternate?: number };
   /** A photo post's slides as a ZIP. */
-  images: { url: string };
+  images: { platform: string; videoId: string };
   /** A photo post as an MP4 slideshow. */
-  slideshow: { url: string };
+  slideshow: { platform: string; videoId: string };
   /** A free user's short preview clip (decision 0010). */
   preview: { platform: string; videoId: string };
   /** The caption studio's copy of a linked video (the preview's and the render's source). */

@@ -155,7 +155,7 @@ export function createPhotoPostService(deps: {
   // lookup per job), else their own; then the ZIP or the render.
   for (const quality of ['images', 'slideshow'] as const) {
     deps.jobs.register(quality, async (data, signal, who, local) => {
-      const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
+      const video = (local as FetchedVideo | undefined) ?? (await deps.video.byId(data.videoId, signal, data.platform));
       return produce(video, quality, String(data.key), signal, who);
     });
   }
@@ -171,7 +171,8 @@ export function createPhotoPostService(deps: {
       if (!video.video.images.length)
         throw fail('video.no_slide', { variant: 'none', platform: deps.video.platformName(video.ref.platform) });
       const key = `${quality}:${mediaKeyId(video.ref)}`;
-      return (await deps.jobs.run({ kind: quality, key, data: { url: video.ref.url }, who }, signal, {
+      const data = { platform: video.ref.platform, videoId: video.ref.id };
+      return (await deps.jobs.run({ kind: quality, key, data, who }, signal, {
         local: video,
       })) as MediaResult;
     },

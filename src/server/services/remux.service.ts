@@ -103,7 +103,7 @@ export function createRemuxService(deps: {
   // The job, on whichever node runs it: the request's lookup when it waits on this node (one
   // lookup per job), else its own; then the remux.
   deps.jobs.register('remux', async (data, signal, who, local) => {
-    const video = (local as FetchedVideo | undefined) ?? (await deps.video.lookup(String(data.url), signal));
+    const video = (local as FetchedVideo | undefined) ?? (await deps.video.byId(data.videoId, signal, data.platform));
     const option = optionFile(video.video.options, String(data.quality), Number(data.alternate ?? 0));
     if (option?.form !== 'split')
       throw fail('upstream.unavailable', { variant: 'refused', platform: deps.video.platformName(video.ref.platform) });
@@ -122,7 +122,7 @@ export function createRemuxService(deps: {
       // The option's other files of that size are kept apart: each is one remux.
       const key = `remux:${mediaKeyId(video.ref)}:${option.quality}${alternate ? `~${alternate}` : ''}`;
       // No retries: a part that does not come is a fallback to the next file, at once.
-      const data = { url: video.ref.url, quality: option.quality, alternate };
+      const data = { platform: video.ref.platform, videoId: video.ref.id, quality: option.quality, alternate };
       return (await deps.jobs.run({ kind: 'remux', key, data, who, retry: false }, signal, {
         local: video,
       })) as MediaResult;
