@@ -18,6 +18,9 @@ export default defineConfig({
     outDir: path.resolve(import.meta.dirname, 'dist/client'),
     emptyOutDir: false,
     sourcemap: false,
+    // Which chunk holds which screen, for the first screens' modulepreload links (decision 0074);
+    // scripts/build.mjs moves it beside the server render, out of what is served.
+    manifest: true,
   },
   server: { proxy: { '/api': 'http://localhost:5000' } },
 });

@@ -1,7 +1,8 @@
-// Foundation benchmarks (run: `npm run build && npx tsx bench/foundation.bench.ts`):
-// 1. time from `npm start` (scripts/start.mjs, build up to date) to a healthy /api/health, on a
-//    fresh DATA_DIR (PGlite created, migrations applied) and on a warm one, as a ratio of a bare
-//    Node HTTP server started the same way in the same process tree;
+// Foundation benchmarks (run: `npm run bench -- foundation`):
+// 1. time from `npm start` (scripts/start.mjs, build and PGlite seed up to date, as after the first
+//    start of a build) to a healthy /api/health, on an empty DATA_DIR (the PGlite cluster copied
+//    from the seed, decision 0075) and on a warm one, as a ratio of a bare Node HTTP server started
+//    the same way in the same process tree; goals (issue 38): warm <= 1.5 s, empty <= 5 s;
 // 2. gzip size of the JavaScript the signed-out landing page loads, counted in Chromium.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,7 +35,10 @@ async function timeToHealthy(args: string[], env: Record<string, string>, url: s
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function startup() {
-  const runs = 3;
+  // The seed is made once per migration set, with the build: not part of a start being measured.
+  const { ensureSeed } = await import('../scripts/pglite-seed.mjs');
+  await ensureSeed();
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
   const bare: number[] = [];
   const fresh: number[] = [];
   const warm: number[] = [];
@@ -66,13 +70,18 @@ async function startup() {
   }
   fs.rmSync(warmDir, { recursive: true, force: true });
   const b = median(bare);
-  console.log(`startup: bare node server ${b.toFixed(0)} ms (baseline)`);
-  console.log(
-    `startup: npm start to healthy, fresh DATA_DIR ${median(fresh).toFixed(0)} ms = ${(median(fresh) / b).toFixed(1)}x baseline`,
-  );
-  console.log(
-    `startup: npm start to healthy, warm DATA_DIR  ${median(warm).toFixed(0)} ms = ${(median(warm) / b).toFixed(1)}x baseline`,
-  );
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`startup: bare node server ${b.toFixed(0)} ms (baseline; runs ${list(bare)})`);
+  for (const [name, xs, goal] of [
+    ['empty DATA_DIR', fresh, 5000],
+    ['warm DATA_DIR ', warm, 1500],
+  ] as const) {
+    const m = median(xs);
+    console.log(
+      `startup: npm start to healthy, ${name} ${m.toFixed(0)} ms = ${(m / b).toFixed(1)}x baseline, ` +
+        `${(m / goal).toFixed(2)} of the ${goal / 1000} s goal (median of ${xs.length}; runs ${list(xs)})`,
+    );
+  }
 }
 
 async function landingBundle() {

@@ -2,7 +2,8 @@
 // 1. a whole HEVC MP4 gear (an older post's 1080p) through /api/video/download, as a ratio of the
 //    same file fetched directly from the CDN paced at 100 MB/s (goal >= 0.95);
 // 2. a DASH 1080p gear remuxed by the product, as a ratio of doing it by hand at 20 MB/s: fetch the
-//    gear and the sound side by side, then `ffmpeg -c copy` (goal <= 1.1).
+//    gear and the sound side by side, then `ffmpeg -c copy` (whose first byte is its whole file);
+//    the product streams its remux (issue 38): whole file goal <= 1.0x, first byte <= 0.5x.
 // Run: `node scripts/build.mjs && npx tsx bench/gear-forms.bench.ts` (ROUNDS, WHOLE_MB, SECONDS_OF_VIDEO).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,7 +96,7 @@ try {
       `the H.264 file of the same size ${hr264.toFixed(2)}x`,
   );
 
-  const dashRounds: Array<[number, number]> = [];
+  const dashRounds: Array<[number, number, number]> = [];
   for (let i = 0; i < ROUNDS; i++) {
     const v = tt.addVideo({
       bytesPerSecond: 20 * MB,
@@ -125,18 +126,25 @@ try {
       headers,
       body: JSON.stringify({ url: v.url, quality: '1080p' }),
     });
-    await drain(res);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let first = await reader.read();
+    const pf = performance.now() - p0;
+    while (!first.done) first = await reader.read();
     const pt = performance.now() - p0;
     if (res.headers.get('x-video-quality') !== '1080p') throw new Error('remux fell back');
-    dashRounds.push([ht, pt]);
+    dashRounds.push([ht, pt, pf]);
   }
   const hd = median(dashRounds.map((r) => r[0]));
   const hp = median(dashRounds.map((r) => r[1]));
+  const hf = median(dashRounds.map((r) => r[2]));
   const hr = median(dashRounds.map((r) => r[1] / r[0]));
+  const fr = median(dashRounds.map((r) => r[2] / r[0]));
   console.log(
     `DASH 1080p remux ${SECONDS} s (${(fs.statSync(gear).size / 1e6).toFixed(1)} MB + ` +
       `${(fs.statSync(sound).size / 1e6).toFixed(2)} MB), CDN paced at 20 MB/s, ${ROUNDS} rounds: ` +
-      `by hand ${hd.toFixed(0)} ms (baseline), via /api/video/download ${hp.toFixed(0)} ms; time ratio ${hr.toFixed(2)}x (goal <= 1.1)`,
+      `by hand ${hd.toFixed(0)} ms (baseline; its first byte is its whole file), via /api/video/download ` +
+      `first byte ${hf.toFixed(0)} ms, whole ${hp.toFixed(0)} ms; whole ${hr.toFixed(2)}x (goal <= 1.0), ` +
+      `first byte ${fr.toFixed(2)}x (goal <= 0.5)`,
   );
 } finally {
   await server.stop();

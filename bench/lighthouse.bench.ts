@@ -22,6 +22,10 @@ interface Measured {
   cssBytes: number;
   totalBytes: number;
   uncompressedBytes: number;
+  lcpMs: number;
+  tbtMs: number;
+  /** The longest main-thread tasks Lighthouse saw (ms, at its 4x slowdown) and what ran them. */
+  longTasks: string[];
   failing: string[];
 }
 
@@ -61,12 +65,14 @@ async function startChromium(): Promise<{ port: number; stop: () => Promise<void
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
-      fs.rmSync(profile, { recursive: true, force: true });
+      // Chromium may still be writing its cache as it exits: retry (ENOTEMPTY ended a run once).
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
 
 type Item = { transferSize?: number; resourceSize?: number; resourceType?: string };
+type LongTask = { url?: string; duration?: number; startTime?: number };
 
 async function measure(port: number, url: string, headers: Record<string, string> = {}): Promise<Measured> {
   const result = await lighthouse(url, {
@@ -99,6 +105,13 @@ async function measure(port: number, url: string, headers: Record<string, string
     cssBytes: sum('Stylesheet', 'transferSize'),
     totalBytes: sum(null, 'transferSize'),
     uncompressedBytes: sum(null, 'resourceSize'),
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? 0,
+    longTasks: (((lhr.audits['long-tasks']?.details as { items?: LongTask[] } | undefined)?.items ?? []) as LongTask[])
+      .slice(0, 4)
+      .map(
+        (t) => `${Math.round(t.duration ?? 0)} ms at ${Math.round(t.startTime ?? 0)} (${path.basename(t.url ?? '?')})`,
+      ),
     failing,
   };
 }
@@ -153,15 +166,30 @@ try {
     `JS ${kb(m.jsBytes)}, CSS ${kb(m.cssBytes)}, all ${kb(m.totalBytes)} sent (${kb(m.uncompressedBytes)} uncompressed, ` +
     `${(m.totalBytes / Math.max(1, m.uncompressedBytes)).toFixed(2)}x)`;
   console.log(`Lighthouse ${RUNS} runs each, median by performance; columns: ${CATEGORIES.join(', ')}`);
+  // Lighthouse multiplies the main-thread time it sees by 4: a busy machine shows as slow pages.
+  console.log(
+    `load average at start: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(line('baseline (bare page)', baseline));
   for (const [name, url, headers] of pages) {
     const m = await medianOf(chromium.port, url, headers);
     console.log(line(name, m));
     console.log(
-      `${''.padEnd(26)} performance ${(m.scores.performance / Math.max(1, baseline.scores.performance)).toFixed(2)}x baseline`,
+      `${''.padEnd(26)} performance ${(m.scores.performance / Math.max(1, baseline.scores.performance)).toFixed(2)}x baseline, ` +
+        `LCP ${(m.lcpMs / 1000).toFixed(2)} s, TBT ${Math.round(m.tbtMs)} ms`,
     );
+    console.log(`${''.padEnd(26)} long tasks: ${m.longTasks.join('; ') || 'none'}`);
     for (const f of m.failing) console.log(`${''.padEnd(26)} below 0.9: ${f}`);
   }
+  console.log(
+    `load average at end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await server.stop();
   await bare.close();

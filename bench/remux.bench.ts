@@ -1,5 +1,6 @@
 // 1080p remux (issue 20): time to first byte and total time of a 1080p download through the product
-// (fetch gear and sound from the fake CDN, remux, send from the store) as a ratio of a bare
+// (gear and sound fetched from the fake CDN and remuxed as they arrive, the fragmented MP4 sent as
+// it is made: issue 38) as a ratio of a bare
 // `ffmpeg -c copy` of the same two local files (goal <= 1.2x), and the server's CPU per remux.
 // Run: `node scripts/build.mjs && npx tsx bench/remux.bench.ts` (ROUNDS, SECONDS).
 import fs from 'node:fs';

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { registerSessions } from './plugins/session.js';
@@ -13,7 +12,9 @@ import { registerOriginGuard } from './plugins/origin-guard.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { limitConnectionsPerIp, registerNulGuard } from './plugins/input-guards.js';
 import { registerRoutes } from './routes/index.js';
+import { registerClientFiles } from './plugins/client-files.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { toAuthUser } from './services/entitlements.service.js';
 
 const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -70,7 +71,11 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
   });
   await app.register(cookie, { secret: ctx.config.sessionSecret });
   registerSessions(app, { repo: ctx.repos.sessions, secure: ctx.config.secureTransport });
-  registerOriginGuard(app, { publicUrl: ctx.config.publicUrl, exempt: ['/api/webhooks/'] });
+  registerOriginGuard(app, {
+    publicUrl: ctx.config.publicUrl,
+    exempt: ['/api/webhooks/'],
+    loopbackPeersOnly: ctx.config.publicUrlIsLoopback,
+  });
   app.decorateRequest('user', null);
 
   await registerOpenApi(app, { publicUrl: ctx.config.publicUrl });
@@ -78,19 +83,12 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
   await registerRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx, { clientDir });
 
   if (fs.existsSync(path.join(clientDir, 'index.html'))) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      wildcard: false,
-      index: ['index.html'],
-      // scripts/precompress.mjs wrote .br and .gz copies at build time: sent as they are.
-      preCompressed: true,
-      setHeaders(res, file) {
-        res.header('vary', 'accept-encoding');
-        // Hashed assets are immutable; index.html must always be revalidated.
-        res.header(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+    // The signed-in first screen shows the user's plan and downloads (decision 0074).
+    registerClientFiles(app, clientDir, {
+      readSession: async (request) => {
+        const user = await ctx.guards.currentUser(request);
+        if (!user) return null;
+        return { user: toAuthUser(user, ctx.config.ADMIN_EMAILS), status: await ctx.services.billing.status(user) };
       },
     });
   } else {
@@ -99,11 +97,9 @@ export async function buildApp(ctx: AppContext, opts: { clientDir?: string } = {
     });
   }
 
-  app.addHook('onReady', async () => {
-    for (const job of ctx.background) await job.start();
-  });
-  app.addHook('onClose', async () => {
-    for (const job of [...ctx.background].reverse()) await job.stop();
-  });
+  // The job queue and what else is deferred start just after this, while the server answers
+  // (decision 0075); main.ts watches ctx.background.started().
+  app.addHook('onReady', () => ctx.background.start());
+  app.addHook('onClose', () => ctx.background.stop());
   return app;
 }

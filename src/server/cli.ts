@@ -8,6 +8,9 @@ import { sendAdminCommand } from './admin/admin-socket.js';
 import { AppError, fail } from './errors.js';
 import { billingSetup } from './services/billing-setup.js';
 import { makeDataDirPrivate } from './lib/private-data-dir.js';
+import { createHttpClient } from './adapters/http/http-client.js';
+import { modelsDir } from './adapters/asr/whisper-models.js';
+import { fetchModel } from './admin/models-fetch.js';
 
 const USAGE = `Usage: npm run cli -- <command>
   user:create --email E --password P [--pro] [--admin]
@@ -16,7 +19,8 @@ const USAGE = `Usage: npm run cli -- <command>
   user:grant-admin E
   user:revoke-admin E
   db:migrate
-  billing:setup`;
+  billing:setup
+  models:fetch <tiny.en|tiny|base.en|base|small.en|small>   (a Whisper model into DATA_DIR/models)`;
 
 type Handler = (
   config: Config,
@@ -24,7 +28,16 @@ type Handler = (
 ) => Promise<string>;
 
 /** Commands beyond the user ones register here (e.g. billing:setup). */
-export const extraCommands: Record<string, Handler> = { 'billing:setup': (config) => billingSetup(config) };
+export const extraCommands: Record<string, Handler> = {
+  'billing:setup': (config) => billingSetup(config),
+  'models:fetch': (config, { positionals }) =>
+    fetchModel(positionals[1], {
+      http: createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP }),
+      dir: modelsDir(config.DATA_DIR),
+      pins: config.WHISPER_MODEL_PINS,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    }),
+};
 
 async function runUserCommand(config: Config, body: unknown): Promise<string> {
   const parsed = adminCommandSchema.safeParse(body);

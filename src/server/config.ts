@@ -24,6 +24,18 @@ const hostMap = optionalString.transform((v, ctx) => {
   }
 });
 
+/** `WHISPER_MODEL_PINS` (tests only): JSON object, model name -> {sha256, bytes} replacing the pinned ones. */
+const modelPins = optionalString.transform((v, ctx) => {
+  if (!v) return {} as Record<string, { sha256: string; bytes: number }>;
+  try {
+    const pin = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().positive() });
+    return z.record(z.string().min(1), pin).parse(JSON.parse(v));
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object mapping model names to {sha256, bytes}' });
+    return z.NEVER;
+  }
+});
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -53,6 +65,12 @@ export const envSchema = z.object({
   CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(64),
   // Video lookups per minute: per IP when signed out, per account (x3) when signed in.
   VIDEO_INFO_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  // Text requests (hashtags, caption optimiser, blog saves) per account per minute (issue 34).
+  TEXT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  // Worker threads for NLP and Markdown (0: in the main thread, no time budget); default cores - 1, 1 to 4.
+  TEXT_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  // How long one text task may take, its wait in line included, before a 422 (or 503 when it waited).
+  TEXT_WORK_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(600),
   // OpenAI-compatible chat-completions API for hashtags and captions (all three set = enabled).
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,
@@ -123,6 +141,15 @@ export const envSchema = z.object({
     .min(0.01)
     .max(24 * 365)
     .default(24),
+  // Caption-studio uploads per person (issue 34): unfinished at once, their declared megabytes, and
+  // how long one may go without a byte before it is removed.
+  UPLOADS_MAX_OPEN: z.coerce.number().int().min(1).max(100).default(3),
+  UPLOADS_MAX_OPEN_MB: z.coerce.number().int().min(1).max(100_000).optional(),
+  UPLOADS_STALE_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
@@ -132,6 +159,11 @@ export const envSchema = z.object({
   TRANSCRIBE_API_KEY: optionalString,
   TRANSCRIBE_MODEL: z.string().default('whisper-1'),
   POCKETSPHINX_MODEL_DIR: z.string().default('/usr/share/pocketsphinx/model/en-us'),
+  // whisper.cpp (issue 36): which model in DATA_DIR/models to use when several are there (base.en,
+  // or a file name); threads per transcription (default 1: see README).
+  WHISPER_MODEL: optionalString,
+  WHISPER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  WHISPER_MODEL_PINS: modelPins,
   // The footer pages: the operator's faq.md, contact.md, privacy.md, terms.md (Markdown) replace
   // the defaults (services/site-pages.defaults.ts); CONTACT_EMAIL is named on the defaults.
   SITE_PAGES_DIR: optionalString.refine(
@@ -151,9 +183,11 @@ const ALL_OR_NONE: ReadonlyArray<ReadonlyArray<keyof Env>> = [
   ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'],
 ];
 
-export interface Config extends Omit<Env, 'HOST'> {
+export interface Config extends Omit<Env, 'HOST' | 'UPLOADS_MAX_OPEN_MB'> {
   /** Listen address: HOST, else `localhost` (loopback) unless PUBLIC_URL names another host. */
   HOST: string;
+  /** Declared megabytes of one person's unfinished uploads: UPLOADS_MAX_OPEN_MB, else 2 × MEDIA_MAX_INPUT_MB. */
+  UPLOADS_MAX_OPEN_MB: number;
   /** PUBLIC_URL is this machine (localhost, 127.0.0.1, [::1]): its loopback aliases are the same site. */
   publicUrlIsLoopback: boolean;
   sessionSecret: string;
@@ -183,6 +217,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && Object.keys(e.UPSTREAM_HOST_MAP).length > 0) {
     throw new ConfigError('Invalid configuration: UPSTREAM_HOST_MAP is refused when NODE_ENV=production');
   }
+  if (isProduction && Object.keys(e.WHISPER_MODEL_PINS).length > 0) {
+    throw new ConfigError('Invalid configuration: WHISPER_MODEL_PINS is refused when NODE_ENV=production');
+  }
   // Settings that only work together: all of a group or none of it, checked here once.
   for (const group of ALL_OR_NONE) {
     const set = group.filter((k) => e[k] !== undefined);
@@ -199,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && e.TEST_CHECKOUT === 'on') {
     throw new ConfigError('Invalid configuration: TEST_CHECKOUT=on is refused when NODE_ENV=production');
   }
+  if (e.UPLOADS_MAX_OPEN_MB !== undefined && e.UPLOADS_MAX_OPEN_MB < e.MEDIA_MAX_INPUT_MB) {
+    throw new ConfigError(
+      `Invalid configuration: UPLOADS_MAX_OPEN_MB must be at least MEDIA_MAX_INPUT_MB (${e.MEDIA_MAX_INPUT_MB}), or no upload of the largest size could start`,
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const local = isLoopbackHost(new URL(publicUrl).hostname);
   return {
@@ -207,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // is this machine, so the test checkout it turns on is never offered to a stranger (issue 31).
     HOST: e.HOST ?? (e.PUBLIC_URL && !local ? '0.0.0.0' : 'localhost'),
     publicUrlIsLoopback: local,
+    UPLOADS_MAX_OPEN_MB: e.UPLOADS_MAX_OPEN_MB ?? 2 * e.MEDIA_MAX_INPUT_MB,
     DATA_DIR: dataDir,
     isProduction,
     // Security must not hang on remembering NODE_ENV: an https address alone turns these on.

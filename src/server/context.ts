@@ -23,6 +23,7 @@ import type { MediaSource } from './services/media-source.js';
 import { createBatchesRepository } from './db/repositories/batches.repository.js';
 import { createBatchService } from './services/batch.service.js';
 import { createJobQueue } from './adapters/jobs/job-queue.js';
+import { createJobs } from './jobs/dispatcher.js';
 import type { JobKind } from './jobs/catalogue.js';
 import { createScheduleRunsRepository } from './db/repositories/schedule-runs.repository.js';
 import { createSchedules } from './services/schedules.service.js';
@@ -42,7 +43,7 @@ import { createBlogPostsRepository } from './db/repositories/blog-posts.reposito
 import { createTrendingVideosRepository } from './db/repositories/trending-videos.repository.js';
 import { createBlogService } from './services/blog.service.js';
 import { createTrendingVideosService } from './services/trending-videos.service.js';
-import { createImageRelay } from './services/image-relay.js';
+import { createImageRelay, relaySigner } from './services/image-relay.js';
 import { createSitePages } from './services/site-pages.service.js';
 import { createTrendsRepository } from './db/repositories/trends.repository.js';
 import { trendsHttpFrom } from './adapters/trends/guarded-http.js';
@@ -53,8 +54,10 @@ import { createTrendsCollectors, collectorsConfigFrom } from './services/trends-
 import { createObservationRecorder } from './services/trends-observations.service.js';
 import { createHashtagObservationsRepository } from './db/repositories/hashtag-observations.repository.js';
 import { createTextToolsFeature } from './services/text-tools.feature.js';
+import { createTextWork, defaultTextWorkers } from './text-work/pool.js';
 import type { LlmClient } from './adapters/llm/openai-chat.adapter.js';
 import { createCaptionProjectsRepository } from './db/repositories/caption-projects.repository.js';
+import { openLater, runBackground, type BackgroundTask } from './lib/background.js';
 import { withUploads } from './services/caption-studio/upload-media-source.js';
 import { createCaptionStudioFeature } from './services/caption-studio/caption-studio.feature.js';
 
@@ -118,10 +121,18 @@ export function createContext(config: Config, database: Database, logger: Logger
     results: () => mediaFeature.results,
   });
   // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items.
+  // On PGlite it starts after the server answers (decision 0075); what requests send meanwhile waits.
+  const queuesUp = openLater();
   const jobs = createJobQueue({
     connection: database.jobs,
     logger,
     maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS,
+    gate: queuesUp.promise,
+  });
+  // The catalogue's dispatcher for batch items and scheduled turns (media kinds: mediaFeature.jobs).
+  const dispatcher = createJobs({
+    queue: jobs,
+    limits: { media: config.MEDIA_TIMEOUT_SECONDS, batchItem: config.BATCH_ITEM_TIMEOUT_SECONDS },
   });
   const mediaFeature = createMediaFeature(config, {
     repo: repos.mediaResults,
@@ -151,9 +162,15 @@ export function createContext(config: Config, database: Database, logger: Logger
   });
   const trendsObservations = createObservationRecorder({ repo: repos.trends, logger });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
+  // NLP and Markdown in worker threads with a time budget (issue 34), shared by text tools and blog.
+  const textWork = createTextWork({
+    threads: config.TEXT_WORKERS ?? defaultTextWorkers(),
+    budgetMs: config.TEXT_WORK_BUDGET_MS,
+    imageSecret: config.sessionSecret,
+  });
   const textTools = createTextToolsFeature(
     config,
-    { observations: repos.hashtagObservations, logger },
+    { observations: repos.hashtagObservations, logger, text: textWork },
     { llm: overrides.llm },
   );
   // Redis when configured; else nodes sharing PostgreSQL count in it; one PGlite node in memory.
@@ -183,7 +200,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   });
   const batch = createBatchService({
     repo: repos.batches,
-    queue: jobs,
+    jobs: dispatcher,
     video,
     remux,
     photos,
@@ -192,7 +209,6 @@ export function createContext(config: Config, database: Database, logger: Logger
     secret: config.sessionSecret,
     ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
     concurrency: mediaFeature.media.config.concurrency ?? 1,
-    itemTimeoutSeconds: config.BATCH_ITEM_TIMEOUT_SECONDS,
     logger,
   });
   const imageRelay = createImageRelay({ secret: config.sessionSecret, http: adapters.http });
@@ -226,7 +242,12 @@ export function createContext(config: Config, database: Database, logger: Logger
       logger,
       limiter: limits.billingCallsPerUser,
     }),
-    blog: createBlogService({ posts: repos.blogPosts, images: imageRelay }),
+    blog: createBlogService({
+      posts: repos.blogPosts,
+      images: imageRelay,
+      text: textWork,
+      imageKeyId: relaySigner(config.sessionSecret)('key id').slice(0, 8),
+    }),
     trendingVideos: createTrendingVideosService({
       videos: repos.trendingVideos,
       adminEmails: config.ADMIN_EMAILS,
@@ -254,32 +275,55 @@ export function createContext(config: Config, database: Database, logger: Logger
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   videoObservers.push((v) => trendsObservations.record(platforms.get(v.ref.platform), v));
   // Scheduled work: once per interval across all nodes, run by nodes that work jobs.
-  const schedules = createSchedules({
-    queue: jobs,
-    runs: repos.scheduleRuns,
-    logger,
-    work: config.PROCESS_ROLE !== 'web',
-  });
+  const schedules = createSchedules({ jobs: dispatcher, queue: jobs, runs: repos.scheduleRuns, logger });
   schedules.add(mediaFeature.cleanupTask);
   schedules.add(services.billing.reconciliationTask);
   schedules.add({ name: 'sessions-prune', intervalMs: 3600_000, run: () => repos.sessions.pruneExpired() });
   for (const task of trendsCollectors.tasks) schedules.add(task);
   schedules.add(batch.expiryTask);
   schedules.add(studio.uploads.cleanupTask);
-  /** Started with the server and stopped on close, in this order (stopped in reverse). */
-  const background: Array<{ name: string; start(): unknown; stop(): unknown }> = [
+  /**
+   * Started with the server and stopped on close, in this order (stopped in reverse); `deferred`
+   * ones start after the server is ready, without holding it (lib/background.ts, decision 0075).
+   */
+  const background: BackgroundTask[] = [
     { name: 'redis', start: () => redisLimits?.ready(5_000), stop: async () => redisLimits?.close() },
     {
       name: 'jobs',
+      // On PostgreSQL other nodes may be starting too: pg-boss creating a queue while another node
+      // sends to one can deadlock, so there the queue is up before this node answers, as before.
+      deferred: database.kind === 'pglite',
       start: async () => {
         const work = config.PROCESS_ROLE !== 'web';
+        try {
+          await jobs.start();
+          // Every queue declared (and worked here unless web-only); each kind's handler checked first.
+          await dispatcher.start(work);
+          await mediaFeature.jobs.start(work);
+        } catch (err) {
+          queuesUp.fail(err);
+          throw err;
+        }
+        // Jobs sent while the queues were being declared go out now; the schedules send through it.
+        queuesUp.open();
         await schedules.start();
-        await mediaFeature.jobs.start(work);
-        await batch.start(work);
       },
       stop: () => jobs.stop(),
     },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
+    { name: 'text-work', start() {}, stop: () => textWork.close() },
+    {
+      // Posts stored by an older renderer (or before rendering on save) are rendered once, after the
+      // start rather than before it (a read of one not done yet renders it then).
+      name: 'blog-html',
+      deferred: true,
+      start() {
+        void services.blog.refreshStale().catch((err: unknown) => {
+          logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'blog posts not re-rendered');
+        });
+      },
+      stop() {},
+    },
   ];
   return {
     config,
@@ -294,7 +338,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     limits,
     videoObservers,
     schedules,
-    background,
+    background: runBackground(background),
   };
 }
 

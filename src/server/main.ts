@@ -40,9 +40,18 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // The job queue starts once the app is ready, without holding the listen (decision 0075); should
+  // it fail to start (a kind without a handler, a database refusing pg-boss), the server stops as
+  // it did when that happened before the listen.
+  ctx.background.started().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+
   // A worker runs jobs and schedules only: no HTTP port (PROCESS_ROLE, decision 0021).
   if (config.PROCESS_ROLE === 'worker') {
     await app.ready();
+    await ctx.background.started();
     logger.info(
       { database: database.kind, role: 'worker' },
       'Social Media Toolkit worker is ready: running jobs, serving no HTTP',

@@ -1,6 +1,9 @@
 // Text exports of a caption project: SRT, WebVTT with word timing (karaoke-style `<hh:mm:ss.ttt>`
-// timestamps inside each cue) and plain text. One cue per editor line; the words carry the times.
+// timestamps inside each cue) and plain text. One cue per editor line, shaped like a subtitle
+// (src/shared/subtitle-lines.ts): a line that breaks the rules is cut, each cue has one or two rows
+// and stays on screen at least a second when the next cue leaves room. The words carry the times.
 import type { CaptionLine } from './contracts/caption-studio.js';
+import { displayEnd, flowWords, rowBreak } from './subtitle-lines.js';
 
 /** Control characters (line breaks included) would end a cue early: they become spaces. */
 const plain = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim();
@@ -21,7 +24,7 @@ interface Cue {
 }
 
 /** Lines in time order with their span; words with no text after cleaning are dropped, empty lines too. */
-function cues(lines: CaptionLine[]): Cue[] {
+function lineCues(lines: CaptionLine[]): Cue[] {
   return lines
     .map((line) => {
       const words = line.words.map((w) => ({ text: plain(w.text), start: w.start, end: w.end })).filter((w) => w.text);
@@ -34,11 +37,33 @@ function cues(lines: CaptionLine[]): Cue[] {
     .sort((a, b) => a.start - b.start);
 }
 
+/** Subtitle cues: over-long lines cut by the subtitle rules, each shown long enough to be read. */
+function cues(lines: CaptionLine[]): Cue[] {
+  const cut = lineCues(lines).flatMap((c) =>
+    flowWords(c.words).map((words) => ({
+      start: Math.min(...words.map((w) => w.start)),
+      end: Math.max(...words.map((w) => w.end)),
+      words,
+    })),
+  );
+  return cut.map((c, i) => ({ ...c, end: displayEnd(c.start, c.end, cut[i + 1]?.start) }));
+}
+
+/** The cue's words (as each export writes them) in one or two rows. */
+function rows(cue: Cue, word: (w: Cue['words'][number], i: number) => string): string {
+  const all = cue.words.map(word);
+  const at = rowBreak(cue.words.map((w) => w.text)) ?? 0;
+  return at > 0 ? `${all.slice(0, at).join(' ')}\n${all.slice(at).join(' ')}` : all.join(' ');
+}
+
 const lineText = (cue: Cue) => cue.words.map((w) => w.text).join(' ');
 
 export function projectToSrt(lines: CaptionLine[]): string {
   return cues(lines)
-    .map((c, i) => `${i + 1}\n${clock(c.start, ',')} --> ${clock(c.end, ',')}\n${lineText(c).replace(/-->/g, '->')}\n`)
+    .map((c, i) => {
+      const text = rows(c, (w) => w.text.replace(/-->/g, '->'));
+      return `${i + 1}\n${clock(c.start, ',')} --> ${clock(c.end, ',')}\n${text}\n`;
+    })
     .join('\n');
 }
 
@@ -49,20 +74,18 @@ export function projectToWebVtt(lines: CaptionLine[]): string {
   const body = cues(lines).map((c) => {
     // A timestamp tag must fall strictly inside the cue and increase: the first word needs none.
     let last = c.start;
-    const text = c.words
-      .map((w, i) => {
-        const t = vttEscape(w.text);
-        if (i === 0 || !(w.start > last && w.start < c.end)) return t;
-        last = w.start;
-        return `<${clock(w.start, '.')}>${t}`;
-      })
-      .join(' ');
+    const text = rows(c, (w, i) => {
+      const t = vttEscape(w.text);
+      if (i === 0 || !(w.start > last && w.start < c.end)) return t;
+      last = w.start;
+      return `<${clock(w.start, '.')}>${t}`;
+    });
     return `${clock(c.start, '.')} --> ${clock(c.end, '.')}\n${text}\n`;
   });
   return `WEBVTT\n\n${body.join('\n')}`;
 }
 
 export function projectToText(lines: CaptionLine[]): string {
-  const text = cues(lines).map(lineText).join('\n');
+  const text = lineCues(lines).map(lineText).join('\n');
   return text ? `${text}\n` : '';
 }

@@ -23,6 +23,11 @@ export const ERROR_CATALOGUE = {
   },
   'request.malformed_json': { status: 400, message: 'The request body is not valid JSON.' },
   'request.nul_character': { status: 400, message: 'Text must not contain NUL characters (U+0000).' },
+  'request.not_navigation': {
+    status: 403,
+    message:
+      'This link spends a download or starts work: open it yourself (click it) rather than from a picture or a script.',
+  },
   'request.aborted': { status: 499, message: 'The request was cancelled.' },
   'request.range': { status: 416, message: 'The requested range is not available.' },
   'request.fst_err_ctp_body_too_large': { status: 413, message: 'Request body is too large' },
@@ -79,9 +84,15 @@ export const ERROR_CATALOGUE = {
       dates: 'Dates and years are easy to guess. Try a few unrelated words instead.',
       word: 'A single word or name is easy to guess. Add a few more unrelated words.',
       personal: 'This password contains your email address or name. Try a few unrelated words instead.',
+      blank: 'A password needs more than spaces and line breaks. Try a few unrelated words instead.',
     },
   },
   'auth.bad_origin': { status: 403, message: 'This request did not come from this site and was refused.' },
+  'auth.this_machine_only': {
+    status: 403,
+    message:
+      'This server is set up for the machine it runs on ({publicUrl}): from other machines it can be read, not used. Its operator sets PUBLIC_URL to serve them.',
+  },
   'auth.admin_required': { status: 403, message: 'Administrators only.' },
   'auth.local_disabled': { status: 403, message: 'Accounts are created through the sign-in provider.' },
   'user.not_found': { status: 404, message: 'No account with the email {email}.' },
@@ -136,12 +147,17 @@ export const ERROR_CATALOGUE = {
       provide: 'Please provide a valid {platforms} URL',
       short_link: 'This short link does not lead to a {platform} video.',
       photo_post: 'This {platform} post is a photo slideshow and has no video file to download.',
+      no_media: 'This {platform} post has no video or pictures to download. Try a post with a video.',
       unknown_platform: "Unknown platform '{id}'.",
     },
   },
   'video.not_found': {
     status: 404,
     message: 'This {platform} video was removed or does not exist. Check the link or try a different video.',
+    variants: {
+      withheld:
+        'This {platform} post cannot be shown: its author blocks it from view or their account was taken down. Try a different video.',
+    },
   },
   'video.private': {
     status: 403,
@@ -317,9 +333,17 @@ export const ERROR_CATALOGUE = {
 
   // Caption studio (issue 29)
   'studio.not_found': { status: 404, message: 'This caption project does not exist, or it is not yours.' },
+  'studio.time_out_of_range': {
+    status: 400,
+    message: 'Caption times must fall within the video (0 to {seconds} seconds).',
+  },
   'studio.stale_revision': {
     status: 409,
     message: 'This project was changed in another tab or browser. Reload it to see the latest version.',
+  },
+  'studio.render_outdated': {
+    status: 409,
+    message: 'The captions changed while this render waited. Render again to include the latest changes.',
   },
   'studio.source_gone': {
     status: 410,
@@ -339,6 +363,25 @@ export const ERROR_CATALOGUE = {
     message: 'The file is cut off: it ends before the video does. Please upload the whole file again.',
   },
   'upload.not_finished': { status: 409, message: 'This upload has not finished yet.' },
+  'upload.too_many_open': {
+    status: 429,
+    message: 'You have {max} unfinished uploads. Finish or cancel one before starting another.',
+  },
+  'upload.open_bytes': {
+    status: 413,
+    message: 'Your unfinished uploads would pass {mb} MB. Finish or cancel one before starting another.',
+  },
+  'upload.protocol': { status: 412, message: 'Uploads speak the tus protocol, version 1.0.0 (Tus-Resumable).' },
+  'upload.bad_request': { status: 400, message: 'This upload request was refused: {reason}' },
+  'upload.offset_conflict': {
+    status: 409,
+    message: 'This upload is at another offset than the request says. Ask where to resume (HEAD) and go on from there.',
+  },
+  'upload.failed': {
+    status: 503,
+    message: 'The upload could not be saved just now. Please try again.',
+    retryAfter: 5,
+  },
 
   'trending.not_found': { status: 404, message: 'Video not found' },
   'trending.already_boosted': { status: 409, message: 'You have already boosted this video.' },
@@ -346,6 +389,25 @@ export const ERROR_CATALOGUE = {
   'blog.not_found': { status: 404, message: 'Post not found' },
   'blog.slug_invalid': { status: 400, message: 'Slug must contain letters or numbers' },
   'blog.slug_taken': { status: 409, message: 'That slug is already in use' },
+  'blog.too_deep': {
+    status: 400,
+    message: 'This post nests quotes or lists too deeply to show. Please use fewer levels.',
+  },
+  'blog.too_complex': {
+    status: 400,
+    message: 'This post has too much formatting to show. Please simplify it or split it into several posts.',
+  },
+
+  // Text work (NLP, Markdown) off the main thread with a time budget (issue 34)
+  'text.too_complex': {
+    status: 422,
+    message: 'This text takes too long to process. Please shorten it or simplify its formatting.',
+  },
+  'text.busy': {
+    status: 503,
+    message: 'The text tools are busy right now. Please try again in a few seconds.',
+    retryAfter: 2,
+  },
 
   // The command line (npm run cli); `{reason}` is the validator's or the server's own text
   'cli.invalid': { status: 400, message: '{reason}' },

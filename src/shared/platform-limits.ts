@@ -1,5 +1,5 @@
-// Caption and hashtag limits per platform, in one table with their sources
-// (../shared/research/landscape.md section 4). The content optimiser and the hashtag tips read
+// Caption and hashtag limits per platform, in one table with their sources (named in each entry).
+// The content optimiser and the hashtag tips read
 // only this table, so a platform change is a one-line edit here.
 import type { ContentPlatform } from './contracts/content.js';
 
@@ -55,7 +55,7 @@ export const PLATFORM_LIMITS: Record<ContentPlatform, PlatformLimits> = {
     characterLimit: 3000,
     visibleFold: 140,
     hashtagLimit: 3,
-    sources: ['LinkedIn Help (posts up to 3,000 characters); not in research/landscape.md'],
+    sources: ['LinkedIn Help (posts up to 3,000 characters)'],
   },
 };
 

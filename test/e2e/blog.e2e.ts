@@ -37,6 +37,8 @@ The first **two seconds** decide everything.
 - Start with motion
 - Put text on screen
 
+![ ](/api/video/download?url=https://www.tiktok.com/@a/video/7300000000000000001&quality=hd)
+
 <img src="x" onerror="window.__xss = 1">
 <script>window.__xss = 2</script>
 [click me](javascript:window.__xss=3)`;
@@ -100,6 +102,12 @@ describe('blog', () => {
     const link = visitor.page.getByTestId('post-content').getByText('click me');
     if ((await link.count()) > 0) expect(await link.getAttribute('href')).toBeNull();
     expect(await visitor.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    // A picture pointing at this site's own routes gets no address: readers' browsers never call them.
+    const sources = await visitor.page
+      .getByTestId('post-content')
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')));
+    expect(sources.filter((s) => s && !s.startsWith('/api/images?'))).toEqual([]);
     expect(await visitor.page.title()).toBe('Hooks That Keep Viewers: 5 Tips! | Social Media Toolkit');
     await screenshot(visitor.page, 'blog-public-post-desktop');
     await visitor.page.setViewportSize({ width: 375, height: 800 });

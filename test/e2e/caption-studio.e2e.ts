@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CaptionProject } from '../../src/shared/contracts/caption-studio.js';
+import { fitsSubtitle } from '../../src/shared/subtitle-lines.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { FFMPEG, FFPROBE, speechMp4 } from '../fakes/media-samples.js';
 import {
@@ -178,13 +179,15 @@ describe('caption studio', () => {
     await screenshot(page, 'caption-studio-editor');
 
     // Render with progress, then download.
-    // Cancel stops a render; the next one runs to the end.
+    // Cancel stops a render (even one that finishes as Cancel is pressed: it is shown as cancelled);
+    // the next one runs to the end. (The second render may find the first one's file if that finished
+    // before the Cancel reached the server, so its own Cancel button is not waited for.)
+    const link = page.getByTestId('studio-download');
     await page.getByRole('button', { name: 'Render video' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('alert').filter({ hasText: 'Render cancelled.' }).waitFor();
+    expect(await link.count()).toBe(0);
     await page.getByRole('button', { name: 'Render video' }).click();
-    await page.getByRole('button', { name: 'Cancel' }).waitFor();
-    const link = page.getByTestId('studio-download');
     await link.waitFor({ timeout: 60_000 });
     await screenshot(page, 'caption-studio-rendered');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
@@ -206,6 +209,36 @@ describe('caption studio', () => {
     await a11y.close();
     // A whole creator's session (transcribe, edit in two browsers, cancel, render, OCR): longer than one step.
   }, 150_000);
+
+  it('a phone-edited clip (picture longer than its sound) opens with subtitle-shaped lines and exports', async () => {
+    const clip = speechMp4(
+      [
+        'Today I will show you how to make fresh pasta at home with only flour, eggs and a little salt.',
+        'It takes about twenty minutes, and it tastes much better than anything you can buy in a shop.',
+      ],
+      1.2,
+      1.5,
+    );
+    const { page } = await newPage(browser);
+    await proUser(page, 'phone');
+    await page.goto(`${server.url}/auto-captions`);
+    await page.getByTestId('studio-file').setInputFiles(clip);
+    await page.getByTestId('caption-studio').waitFor({ timeout: 60_000 });
+    const id = new URL(page.url()).searchParams.get('project') as string;
+    const project: CaptionProject = await (await page.request.get(`${server.url}/api/caption-projects/${id}`)).json();
+    // Two spoken sentences of about 95 characters each cannot be one line apiece: at least four lines.
+    expect(project.lines.length).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('studio-line').count()).toBe(project.lines.length);
+    for (const line of project.lines) expect(fitsSubtitle(line.words)).toBe(true);
+    await screenshot(page, 'caption-studio-subtitle-lines');
+    const srt = await (await page.request.get(`${server.url}/api/caption-projects/${id}/export/srt`)).text();
+    for (const cue of srt.trim().split('\n\n')) {
+      const rows = cue.split('\n').slice(2);
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      expect(rows.length).toBeLessThanOrEqual(2);
+      for (const row of rows) expect(row.length).toBeLessThanOrEqual(42);
+    }
+  }, 120_000);
 
   it('an uploaded clip becomes a project with its words', async () => {
     const clip = speechMp4(['hello world this is a test']);

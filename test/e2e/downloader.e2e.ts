@@ -51,7 +51,7 @@ async function setDownloadCount(email: string, count: number) {
 }
 
 async function fetchVideo(page: Page, url: string) {
-  await page.getByLabel('TikTok video URL').fill(url);
+  await page.getByLabel('TikTok or Bluesky video URL').fill(url);
   await page.getByTestId('url-valid').waitFor();
   await page.getByRole('button', { name: 'Fetch Video' }).click();
   await page.getByTestId('video-card').waitFor();
@@ -66,8 +66,8 @@ describe('downloader', () => {
     await page.getByRole('heading', { name: 'Download TikTok Videos Instantly' }).waitFor();
 
     // URL states: invalid shows the message and keeps the button disabled.
-    await page.getByLabel('TikTok video URL').fill('https://www.youtube.com/watch?v=1');
-    await page.getByText('Please enter a valid TikTok video URL').waitFor();
+    await page.getByLabel('TikTok or Bluesky video URL').fill('https://www.youtube.com/watch?v=1');
+    await page.getByText('Please enter a valid TikTok or Bluesky video URL').waitFor();
     expect(await page.getByRole('button', { name: 'Fetch Video' }).isDisabled()).toBe(true);
 
     // Paste from the clipboard: a valid link is fetched at once (signed in; the real captured page).
@@ -97,7 +97,17 @@ describe('downloader', () => {
     await page.getByRole('button', { name: 'Play preview' }).waitFor();
 
     // Download a larger, throttled file: the progress card shows real bytes, the file is saved.
-    const big = tt.addVideo({ desc: 'Big one', media: { size: 6_000_000 }, bytesPerSecond: 3_000_000 });
+    // Its last byte waits until the progress card was seen, however busy the machine.
+    let release = () => {};
+    const seen = new Promise<void>((r) => {
+      release = r;
+    });
+    const big = tt.addVideo({
+      desc: 'Big one',
+      media: { size: 6_000_000 },
+      bytesPerSecond: 3_000_000,
+      lastByteAfter: seen,
+    });
     await fetchVideo(page, big.url);
     const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
     await page.getByRole('button', { name: 'Download HD' }).click();
@@ -108,6 +118,7 @@ describe('downloader', () => {
     expect(await page.getByTestId('progress-bytes').textContent()).toMatch(/^\d+\.\d MB of 5\.7 MB$/);
     expect(await page.getByTestId('progress-speed').textContent()).toMatch(/MB\/s$/);
     await screenshot(page, 'downloader-progress-desktop');
+    release();
     const download = await downloadEvent;
     expect(download.suggestedFilename()).toMatch(/^tiktok-video-\d{13}\.mp4$/);
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
@@ -146,6 +157,8 @@ describe('downloader', () => {
     await registerInBrowser(page, server.url, `hevc${Date.now()}@example.com`);
     const v = tt.addVideo({
       desc: 'Sharp one',
+      // Paced so the progress of the streamed remux (issue 38) is on screen for a while.
+      bytesPerSecond: 300_000,
       hevc: {
         gears: { '1080p': hevcVideoOnly(1080, 1920, 3), '720p': hevcVideoOnly(720, 1280, 3) },
         sounds: [aacSound(3)],
@@ -163,14 +176,25 @@ describe('downloader', () => {
     await screenshot(page, 'downloader-card-hevc-desktop');
     const downloadEvent = page.waitForEvent('download', { timeout: 30_000 });
     await page.getByRole('button', { name: 'Download 1080P' }).click();
+    // Sent while it is made: progress against the size expected from its parts, said to be an estimate.
+    await page.waitForFunction(() =>
+      /^\d+\.\d MB of about 1\.\d MB$/.test(
+        document.querySelector('[data-testid="progress-bytes"]')?.textContent ?? '',
+      ),
+    );
     const download = await downloadEvent;
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
     await download.saveAs(saved);
-    const streams = JSON.parse(
-      execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-of', 'json', saved], { encoding: 'utf8' }),
-    ).streams;
+    const probed = JSON.parse(
+      execFileSync(FFPROBE, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', saved], {
+        encoding: 'utf8',
+      }),
+    );
+    const streams = probed.streams;
     expect(streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'hevc']);
-    expect(streams.find((st: { codec_type: string }) => st.codec_type === 'video').height).toBe(1920);
+    const picture = streams.find((st: { codec_type: string }) => st.codec_type === 'video');
+    expect([picture.width, picture.height]).toEqual([1080, 1920]);
+    expect(Number(probed.format.duration)).toBeGreaterThan(2.8);
     await page.getByText('Download completed').first().waitFor();
     await context.close();
   });
@@ -178,7 +202,7 @@ describe('downloader', () => {
   it('shows the failure toast for a removed video and works at 375px', async () => {
     const { page, context } = await newPage(browser, { width: 375, height: 800 });
     await registerInBrowser(page, server.url, `m${Date.now()}@example.com`);
-    await page.getByLabel('TikTok video URL').fill(tt.addError('deleted'));
+    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addError('deleted'));
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByText('Video Not Available').first().waitFor();
     await page
@@ -240,6 +264,48 @@ describe('downloader', () => {
     expect(probe.streams.map((st: { codec_name: string }) => st.codec_name).sort()).toEqual(['aac', 'h264']);
     expect(Number(probe.format.duration)).toBeGreaterThan(3.8);
     await page.getByText('Your video was saved.').first().waitFor();
+    await context.close();
+  });
+
+  it('a picture of a download link on this site spends nothing; the person clicking the link does (issue 34)', async () => {
+    const { page, context } = await newPage(browser);
+    await registerInBrowser(page, server.url, `img${Date.now()}@example.com`);
+    const info = await page.evaluate(async (url) => {
+      const res = await fetch('/api/video/info', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+      return res.json();
+    }, tt.addVideo().url);
+    const hd: string = info.downloadOptions.find((o: { quality: string }) => o.quality === 'hd').url;
+    const used = () =>
+      page.evaluate(async () => (await (await fetch('/api/subscription/status')).json()).downloadCount as number);
+    expect(await used()).toBe(0);
+    // What a public post's Markdown image became: an <img> on this site, sent with the reader's cookie.
+    const answered = page.waitForResponse((r) => r.url().includes('/api/video/download'));
+    await page.evaluate((src) => {
+      const img = document.createElement('img');
+      img.src = src;
+      img.alt = 'a post picture';
+      document.body.append(img);
+    }, hd);
+    expect((await answered).status()).toBe(403);
+    expect(await used()).toBe(0);
+    // The same link as the person's own <a download>, clicked: one download, counted.
+    await page.evaluate((href) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.download = '';
+      a.textContent = 'Save this video';
+      document.body.prepend(a);
+    }, hd);
+    const saved = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('link', { name: 'Save this video' }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toMatch(/^tiktok-.+\.mp4$/);
+    expect(await download.failure()).toBeNull();
+    await expect.poll(used).toBe(1);
     await context.close();
   });
 

@@ -155,7 +155,9 @@ describe('app shell', () => {
       await held;
       await route.continue();
     });
-    await page.reload();
+    // Not `/`: the downloader's first screen arrives with the plan in it (decision 0074); another
+    // signed-in page asks for it.
+    await page.goto(`${server.url}/subscription`);
     const nav = page.getByTestId('desktop-nav');
     await nav.getByText('Download', { exact: true }).waitFor();
     expect(await nav.getByText('Hashtags', { exact: true }).count()).toBe(0);

@@ -43,15 +43,20 @@ describe('media jobs in the browser', () => {
     await registerInBrowser(first, server.url, email);
     expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
 
-    // A long extraction holds the only media worker (its download takes seconds).
-    const slow = tt.addVideo({ desc: 'Long one', media: { file: toneMp4(30) }, duration: 30, bytesPerSecond: 120_000 });
-    await start(first, 'audio-extractor', 'TikTok video URL', 'Extract', slow.url);
+    // A long extraction holds the only media worker: its download ends only when this test says so
+    // (a pace alone let it finish before the third page looked, on a busy machine).
+    let release = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const slow = tt.addVideo({ desc: 'Long one', media: { file: toneMp4(30) }, duration: 30, lastByteAfter: released });
+    await start(first, 'audio-extractor', 'TikTok or Bluesky video URL', 'Extract', slow.url);
     await first.getByRole('button', { name: 'Extracting...' }).waitFor();
     await expect.poll(() => tt.transfers.some((x) => x.path.includes(`/${slow.id}/`)), { timeout: 10_000 }).toBe(true);
 
     const second = await context.newPage();
     const short = tt.addVideo({ desc: 'Short one', media: { file: toneMp4(4) }, duration: 4 });
-    await start(second, 'audio-extractor', 'TikTok video URL', 'Extract', short.url);
+    await start(second, 'audio-extractor', 'TikTok or Bluesky video URL', 'Extract', short.url);
     await second.getByRole('button', { name: 'Queued: next...' }).waitFor({ timeout: 10_000 });
     await second.getByTestId('job-progress').getByText('Waiting for a free media worker').waitFor();
     await screenshot(second, 'media-job-queued');
@@ -64,6 +69,8 @@ describe('media jobs in the browser', () => {
     });
     await start(third, 'auto-captions', 'Video URL', 'Generate Captions', spoken.url);
     await third.getByRole('button', { name: 'Queued: 1 ahead...' }).waitFor({ timeout: 10_000 });
+    expect(await first.getByRole('button', { name: 'Extracting...' }).count()).toBe(1);
+    release();
 
     // The queue moves on by itself: the second page's job runs, then its card appears.
     await first.getByTestId('audio-result').waitFor({ timeout: 60_000 });

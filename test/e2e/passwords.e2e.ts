@@ -1,6 +1,7 @@
 // Passwords as a person meets them (issue 31): at sign-up (NIST SP 800-63B) common and breached
 // ones are refused with the reason in the form and a long passphrase is welcome; at sign-in,
-// colleagues signing in from the same address never lock out the right password.
+// colleagues signing in from the same address never lock out the right password; someone guessing
+// an account's password elsewhere never locks its owner out of the browser they used before (issue 34).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, startServer, type RunningServer } from '../helpers/e2e.js';
@@ -36,9 +37,10 @@ describe('creating an account', () => {
     );
     await screenshot(page, 'passwords-too-common');
 
-    await tryToRegister(page, 'common@example.com', '        ');
+    // A password field drops line breaks itself; tabs and ideographic spaces it keeps.
+    await tryToRegister(page, 'common@example.com', '\t\t\u3000\u3000\u2003\u2003\t\t');
     await expect(page.getByRole('alert').textContent()).resolves.toBe(
-      'This password repeats the same characters. Try a few unrelated words instead.',
+      'A password needs more than spaces and line breaks. Try a few unrelated words instead.',
     );
 
     await tryToRegister(page, 'common@example.com', 'qwertyuiop');
@@ -73,6 +75,48 @@ describe('signing in from an address many others use', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/`);
     await page.getByTestId('plan-badge').waitFor();
+    await context.close();
+  });
+});
+
+describe('signing in while someone guesses the password', () => {
+  // Last in this file: the guesses fill this address's own counters for a minute.
+  it('lets the owner in on the browser they used before, while a new one has to wait', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.url}/api/login`);
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await tryToRegister(page, 'owner@example.com', 'owner lantern quiet harbour');
+    await page.getByTestId('plan-badge').waitFor();
+    await context.clearCookies({ name: 'smt.sid' }); // signed out; the browser is the same
+
+    const guesses: number[] = [];
+    for (let i = 0; i < 25; i++)
+      guesses.push(
+        (
+          await new TestClient(server.url).post('/api/auth/login', {
+            email: 'owner@example.com',
+            password: `guess ${i}`,
+          })
+        ).status,
+      );
+    expect(guesses.at(-1)).toBe(429);
+
+    const signIn = async (p: Page) => {
+      await p.goto(`${server.url}/api/login`);
+      await p.getByLabel('Email').fill('owner@example.com');
+      await p.getByLabel('Password').fill('owner lantern quiet harbour');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const other = await newPage(browser);
+    await signIn(other.page);
+    await expect(other.page.getByRole('alert').textContent()).resolves.toBe(
+      'Too many sign-in attempts. Please wait a few minutes and try again.',
+    );
+    await other.context.close();
+    await signIn(page);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByTestId('plan-badge').waitFor();
+    await screenshot(page, 'signed-in-during-guessing');
     await context.close();
   });
 });

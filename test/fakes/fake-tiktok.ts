@@ -1,6 +1,6 @@
 /**
  * A fake TikTok on 127.0.0.1 speaking the real web protocol (research/tiktok.md): video pages with
- * `__UNIVERSAL_DATA_FOR_REHYDRATION__` built from the shared fixtures, error pages, short links
+ * `__UNIVERSAL_DATA_FOR_REHYDRATION__` built from the fixtures in test/fixtures/tiktok, error pages, short links
  * (vm./vt./www.tiktok.com/t/), and the media CDN, which answers 403 without the `tt_chain_token`
  * cookie set by the page and a www.tiktok.com Referer. One server answers every host (by Host).
  *
@@ -28,7 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { patternStream, sampleJpeg, sampleMp3, sampleMp4 } from './fake-tiktok-media.js';
 import { makePhotoItem, solidJpeg, type PhotoPostOptions } from './fake-tiktok-photo.js';
 
-const FIXTURES = process.env.TIKTOK_FIXTURES ?? path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 export const FIXTURE_ID = '7504044860782021930';
 export const DELETED_FIXTURE_ID = '7550459646654418189';
 
@@ -52,6 +52,12 @@ interface Served {
   cookieRule: boolean;
   cutAfterBytes?: number;
   bytesPerSecond?: number;
+  /** The response waits for this before its head is sent. */
+  answerAfter?: Promise<void>;
+  /** The body's last byte waits for this: a transfer a test holds open for as long as it needs. */
+  lastByteAfter?: Promise<void>;
+  /** Called once a cut response's connection was dropped. */
+  onCut?: () => void;
 }
 
 export interface AddVideoOptions {
@@ -70,6 +76,8 @@ export interface AddVideoOptions {
   h264Missing?: boolean;
   /** Throttles the CDN transfer (e.g. so a browser test can watch the progress). */
   bytesPerSecond?: number;
+  /** The video file's last byte is sent only once this settles (the transfer stays busy until then). */
+  lastByteAfter?: Promise<void>;
   stats?: { playCount?: number; diggCount?: number };
   duration?: number;
   /**
@@ -80,6 +88,15 @@ export interface AddVideoOptions {
     gears: Record<string, string | null>;
     sounds: Array<string | null>;
     cutGearsAfterBytes?: number;
+    /** Every sound track breaks off after this many bytes (the connection drops mid-file). */
+    cutSoundsAfterBytes?: number;
+    /** The sound tracks' own pace (else the video's `bytesPerSecond`). */
+    soundBytesPerSecond?: number;
+    /**
+     * The sound tracks answer only once a cut gear's connection was dropped: the server reads the
+     * gear's head after the gear already broke (the order that hung the streamed remux, issue 38).
+     */
+    soundsAfterGearCut?: boolean;
     /**
      * 'mp4': the HEVC gears are whole MP4 files with their own sound, as on older posts
      * (`Format: "mp4"`, `VideoExtra.audio_bit_rate`), and the page has no `bitrateAudioInfo`.
@@ -181,10 +198,10 @@ export async function startFakeTikTok() {
     music: Media,
     cutAfterBytes?: number,
     subs: Map<string, string> = new Map(),
-    bytesPerSecond?: number,
+    pace: Pick<Served, 'bytesPerSecond' | 'lastByteAfter'> = {},
   ) {
     const at = (u: string | undefined, s: Served) => u && served.set(new URL(u).pathname, s);
-    const clean: Served = { media: video, contentType: 'video/mp4', cookieRule: true, cutAfterBytes, bytesPerSecond };
+    const clean: Served = { media: video, contentType: 'video/mp4', cookieRule: true, cutAfterBytes, ...pace };
     const v = item.video ?? {};
     at(v.playAddr, clean);
     for (const u of v.PlayAddrStruct?.UrlList ?? []) if (!u.includes('/aweme/v1/play')) at(u, clean);
@@ -249,10 +266,27 @@ export async function startFakeTikTok() {
         if (file) copy.PlayAddr.DataSize = String(fs.statSync(file).size);
       }
     }
-    const put = (urls: string[], file: string | null, contentType: string, cutAfterBytes?: number) => {
+    let gearCut: () => void = () => undefined;
+    const afterGearCut = new Promise<void>((r) => (gearCut = r));
+    const put = (
+      urls: string[],
+      file: string | null,
+      contentType: string,
+      cutAfterBytes?: number,
+      pace = bytesPerSecond,
+      order: Pick<Served, 'answerAfter' | 'onCut'> = {},
+    ) => {
       for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
         const p = new URL(u).pathname;
-        if (file) served.set(p, { media: { file }, contentType, cookieRule: true, bytesPerSecond, cutAfterBytes });
+        if (file)
+          served.set(p, {
+            media: { file },
+            contentType,
+            cookieRule: true,
+            bytesPerSecond: pace,
+            cutAfterBytes,
+            ...order,
+          });
         else served.delete(p);
       }
     };
@@ -261,7 +295,7 @@ export async function startFakeTikTok() {
       const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
       if (!(quality in hevc.gears)) continue;
       const file = hevc.gears[quality];
-      put(gear.PlayAddr.UrlList, file, 'video/mp4', hevc.cutGearsAfterBytes);
+      put(gear.PlayAddr.UrlList, file, 'video/mp4', hevc.cutGearsAfterBytes, bytesPerSecond, { onCut: gearCut });
       if (file) gear.PlayAddr.DataSize = String(fs.statSync(file).size);
     }
     // Tracks in the order the mapper ranks them (highest Bitrate first).
@@ -269,7 +303,14 @@ export async function startFakeTikTok() {
       (a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate),
     );
     for (const [i, a] of tracks.entries())
-      put(Object.values(a.UrlList ?? {}) as string[], hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null, 'audio/mp4');
+      put(
+        Object.values(a.UrlList ?? {}) as string[],
+        hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null,
+        'audio/mp4',
+        hevc.cutSoundsAfterBytes,
+        hevc.soundBytesPerSecond ?? bytesPerSecond,
+        hevc.soundsAfterGearCut ? { answerAfter: afterGearCut } : {},
+      );
   }
 
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
@@ -326,14 +367,10 @@ export async function startFakeTikTok() {
       Version: '1:big_caption',
       Source: 'ASR',
     }));
-    registerItemMedia(
-      item,
-      media,
-      music,
-      o.cutAfterBytes,
-      new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])),
-      o.bytesPerSecond,
-    );
+    registerItemMedia(item, media, music, o.cutAfterBytes, new Map((o.subtitles ?? []).map((s) => [s.lang, s.vtt])), {
+      bytesPerSecond: o.bytesPerSecond,
+      lastByteAfter: o.lastByteAfter,
+    });
     if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
     if (o.h264Missing)
       for (const u of [
@@ -476,6 +513,7 @@ export async function startFakeTikTok() {
       headers['content-range'] = `bytes ${start}-${end - 1}/${size}`;
     }
     headers['content-length'] = end - start;
+    if (s.answerAfter) await s.answerAfter;
     res.writeHead(range && (range[1] || range[2]) ? 206 : 200, headers);
     if (req.method === 'HEAD') return res.end();
     const t: Transfer = {
@@ -489,20 +527,33 @@ export async function startFakeTikTok() {
     transfers.push(t);
     watchReset(req.socket, t);
     const stop = s.cutAfterBytes !== undefined ? Math.min(end, start + s.cutAfterBytes) : end;
-    const source =
-      'file' in s.media
-        ? fs.createReadStream(s.media.file, { start, end: stop - 1 })
-        : 'bytes' in s.media
-          ? patternlessBytes(s.media.bytes, start, stop)
-          : patternStream(start, stop);
-    source.on('data', (c: Buffer) => (t.bytesSent += c.length));
+    const media = s.media;
+    const body = (from: number, to: number) => {
+      const source =
+        'file' in media
+          ? fs.createReadStream(media.file, { start: from, end: to - 1 })
+          : 'bytes' in media
+            ? patternlessBytes(media.bytes, from, to)
+            : patternStream(from, to);
+      source.on('data', (c: Buffer) => (t.bytesSent += c.length));
+      return s.bytesPerSecond
+        ? pipeline(source, throttle(s.bytesPerSecond), res, { end: false })
+        : pipeline(source, res, { end: false });
+    };
     res.on('close', () => {
       if (!t.completed) t.aborted = true;
     });
     try {
-      if (s.bytesPerSecond) await pipeline(source, throttle(s.bytesPerSecond), res, { end: false });
-      else await pipeline(source, res, { end: false });
-      if (stop < end) return res.destroy(); // cut: the connection drops before Content-Length is reached
+      const held = s.lastByteAfter && stop === end && stop - start > 1 ? stop - 1 : stop;
+      await body(start, held);
+      if (held < stop) {
+        await s.lastByteAfter;
+        await body(held, stop);
+      }
+      if (stop < end) {
+        res.destroy(); // cut: the connection drops before Content-Length is reached
+        return s.onCut?.();
+      }
       t.completed = true;
       res.end();
     } catch {
@@ -612,14 +663,30 @@ function patternlessBytes(buf: Buffer, start: number, end: number) {
   return Readable.from([buf.subarray(start, end)]);
 }
 
+/** Paces a body: slices of at most 1/20 s of bytes, each sent when due (a slow CDN trickles, it does not stall). */
 function throttle(bytesPerSecond: number) {
   const started = Date.now();
+  const slice = Math.max(1024, Math.floor(bytesPerSecond / 20));
   let sent = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      sent += chunk.length;
-      const due = started + (sent / bytesPerSecond) * 1000;
-      setTimeout(() => cb(null, chunk), Math.max(0, due - Date.now()));
+      const next = (at: number) => {
+        if (at >= chunk.length) {
+          cb();
+          return;
+        }
+        const part = chunk.subarray(at, at + slice);
+        sent += part.length;
+        const due = started + (sent / bytesPerSecond) * 1000;
+        setTimeout(
+          () => {
+            this.push(part);
+            next(at + part.length);
+          },
+          Math.max(0, due - Date.now()),
+        );
+      };
+      next(0);
     },
   });
 }

@@ -1,6 +1,6 @@
 // A stand-in for the outside trend sources on 127.0.0.1, speaking their real protocols:
 // TikTok One `POST /CreativeOne/KnowledgeAPI/GetHashtagList` (research/trends.md §1c) built from
-// the shared fixture of a real collected list, and RSS 2.0 / Atom news feeds (§2), plus the
+// the fixture of a real collected list (test/fixtures/trends), and RSS 2.0 / Atom news feeds (§2), plus the
 // failure modes: the legacy `"msg":"deprecated"` answer, a broken feed, an HTML page and a feed
 // that never answers. Route hosts here with UPSTREAM_HOST_MAP.
 import http from 'node:http';
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-const FIXTURES = process.env.SHARED_FIXTURES ?? path.resolve(import.meta.dirname, '../../../shared/fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const TIKTOK_ONE_FIXTURE = path.join(FIXTURES, 'trends', 'tiktok_one_hashtags_US_7d_2026-08-22T1850Z.json');
 
 export const INDUSTRIES = [

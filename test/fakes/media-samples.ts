@@ -84,6 +84,30 @@ export function silentMp4(seconds: number): string {
 }
 
 /** A video with no audio stream at all. */
+/**
+ * A whole video whose sound ends before its picture (or after it), as phone editors often leave a
+ * clip: `soundSeconds` of tone under `seconds` of picture. `container` mp4 (moov last), `fmp4`
+ * (fragmented, as TikTok's DASH gears) or `webm` (VP8 + Opus).
+ */
+export function unevenSoundVideo(
+  seconds: number,
+  soundSeconds: number,
+  container: 'mp4' | 'fmp4' | 'webm' = 'mp4',
+): string {
+  const ext = container === 'webm' ? 'webm' : 'mp4';
+  return make(`uneven:${seconds}:${soundSeconds}:${container}`, ext, (out) =>
+    ff([
+      ...['-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x568:rate=25`],
+      ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${soundSeconds}:sample_rate=48000`],
+      ...(container === 'webm'
+        ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-c:a', 'libopus']
+        : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac']),
+      ...(container === 'fmp4' ? ['-movflags', '+frag_keyframe+empty_moov+default_base_moof'] : []),
+      out,
+    ]),
+  );
+}
+
 export function mutedMp4(seconds: number): string {
   return make(`muted:${seconds}`, 'mp4', (out) =>
     ff([
@@ -102,9 +126,13 @@ export function mutedMp4(seconds: number): string {
   );
 }
 
-/** Spoken passages (flite, voice slt) separated by `gap` seconds of silence, as an H.264/AAC MP4. */
-export function speechMp4(passages: string[], gap = 1.2): string {
-  return make(`speech:${gap}:${passages.join('|')}`, 'mp4', (out) => {
+/**
+ * Spoken passages (flite, voice slt) separated by `gap` seconds of silence, as an H.264/AAC MP4.
+ * `pictureAfter`: seconds the picture goes on after the sound ends (a phone editor's export).
+ */
+export function speechMp4(passages: string[], gap = 1.2, pictureAfter = 0): string {
+  const key = `speech:${gap}:${passages.join('|')}${pictureAfter ? `:${pictureAfter}` : ''}`;
+  return make(key, 'mp4', (out) => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-speech-'));
     try {
       const parts: string[] = [];
@@ -124,6 +152,7 @@ export function speechMp4(passages: string[], gap = 1.2): string {
       fs.writeFileSync(list, parts.map((p) => `file '${p}'`).join('\n'));
       const all = path.join(work, 'all.wav');
       ff(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', all]);
+      const seconds = ffprobe(all).duration + pictureAfter;
       ff([
         '-f',
         'lavfi',
@@ -149,7 +178,7 @@ export function speechMp4(passages: string[], gap = 1.2): string {
         '44100',
         '-ac',
         '2',
-        '-shortest',
+        ...(pictureAfter ? ['-t', seconds.toFixed(3)] : ['-shortest']),
         '-movflags',
         '+faststart',
         out,
@@ -232,9 +261,12 @@ export function hevcVideoOnly(
   );
 }
 
-/** A sound-only AAC MP4 like TikTok's `bitrateAudioInfo` tracks. */
-export function aacSound(seconds: number, frequency = 660): string {
-  return make(`aac:${seconds}:${frequency}`, 'm4a', (out) =>
+/**
+ * A sound-only AAC MP4 like TikTok's `bitrateAudioInfo` tracks: a plain MP4 with its index at the
+ * end, or (`dash`) fragmented with its index first, as a DASH sound track.
+ */
+export function aacSound(seconds: number, frequency = 660, opts: { dash?: boolean } = {}): string {
+  return make(`aac:${seconds}:${frequency}${opts.dash ? ':dash' : ''}`, 'm4a', (out) =>
     ff([
       '-f',
       'lavfi',
@@ -245,6 +277,7 @@ export function aacSound(seconds: number, frequency = 660): string {
       '-b:a',
       '96k',
       '-vn',
+      ...(opts.dash ? ['-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '1000000'] : []),
       out,
     ]),
   );

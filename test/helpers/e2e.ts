@@ -167,4 +167,6 @@ export async function registerInBrowser(
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(`${baseUrl}/`);
   await page.getByTestId('plan-badge').waitFor();
+  // The downloader is sent ready (decision 0074): wait until React answers input, not just the paint.
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
 }

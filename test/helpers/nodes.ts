@@ -8,7 +8,7 @@ import { createPostgresDatabase } from './test-db.js';
 export async function startNodes(
   roles: string[],
   env: Record<string, string>,
-): Promise<{ nodes: TestApp[]; close(): Promise<void> }> {
+): Promise<{ nodes: TestApp[]; add(role: string): Promise<TestApp>; close(): Promise<void> }> {
   const db = await createPostgresDatabase();
   const s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
   const store = {
@@ -18,12 +18,19 @@ export async function startNodes(
     S3_SECRET_ACCESS_KEY: 'secret-test-key',
   };
   const nodes: TestApp[] = [];
-  for (const role of roles)
-    nodes.push(
-      await createTestApp({ database: await openPostgres(db.url), env: { ...env, ...store, PROCESS_ROLE: role } }),
-    );
+  const add = async (role: string) => {
+    const node = await createTestApp({
+      database: await openPostgres(db.url),
+      env: { ...env, ...store, PROCESS_ROLE: role },
+    });
+    nodes.push(node);
+    return node;
+  };
+  for (const role of roles) await add(role);
   return {
     nodes,
+    /** Another node on the same database and store, started now. */
+    add,
     async close() {
       for (const n of nodes) await n.close();
       await db.drop();

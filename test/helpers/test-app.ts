@@ -48,6 +48,11 @@ export async function createTestApp(
     configure?: (ctx: AppContext) => void;
     /** A built client to serve (default: none, so pages answer 503). */
     clientDir?: string;
+    /**
+     * Return once listening, before the job queue is up (it starts after the listen, decision
+     * 0075). By default the queue is up first, as the tests of several nodes on one database need.
+     */
+    beforeQueue?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
@@ -67,6 +72,7 @@ export async function createTestApp(
   opts.configure?.(ctx);
   const app = await buildApp(ctx, { clientDir: opts.clientDir ?? path.join(dataDir, 'no-client') });
   await app.listen({ port, host: '127.0.0.1' });
+  if (!opts.beforeQueue) await ctx.background.started();
   const baseUrl = `http://127.0.0.1:${port}`;
   const testApp: TestApp = {
     app,

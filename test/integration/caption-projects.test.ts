@@ -163,6 +163,35 @@ describe.each(DB_KINDS)('caption projects (%s)', (db) => {
     expect((await tooLong.json()).code).toBe('request.invalid');
   });
 
+  it('keeps word times within the video: 1e300 or a minute past the end is refused, never saved or exported (issue 34)', async () => {
+    const url = `/api/caption-projects/${project.id}`;
+    const at = (start: number, end: number): CaptionLine[] => [{ id: 't', words: [{ text: 'late', start, end }] }];
+    const seconds = Math.ceil(project.duration / 1000);
+    for (const [start, end, code] of [
+      [1e300, 1e300 + 1, 'request.invalid'],
+      [seconds + 60, seconds + 61, 'studio.time_out_of_range'],
+      [0, seconds + 60, 'studio.time_out_of_range'],
+    ] as const) {
+      const res = await pro.request('PUT', url, {
+        revision: project.revision,
+        lines: at(start, end),
+        style: project.style,
+      });
+      expect([start, res.status, (await res.json()).code]).toEqual([start, 400, code]);
+    }
+    const srt = await (await pro.get(`${url}/export/srt`)).text();
+    expect(srt).not.toMatch(/e\+|late/);
+    expect((await pro.get(url).then((r) => r.json())).revision).toBe(project.revision);
+    // The last second of the video is fine.
+    const ok = await pro.request('PUT', url, {
+      revision: project.revision,
+      lines: at(seconds - 1, seconds),
+      style: project.style,
+    });
+    expect(ok.status).toBe(200);
+    project = (await ok.json()) as CaptionProject;
+  });
+
   it('serves the source video with Range for the preview, and the fonts it draws with', async () => {
     const whole = await pro.get(`/api/caption-projects/${project.id}/media`);
     expect(whole.status).toBe(200);

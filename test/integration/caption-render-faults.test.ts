@@ -12,6 +12,7 @@ import { FFMPEG, toneMp4 } from '../fakes/media-samples.js';
 import type { CaptionProject } from '../../src/shared/contracts/caption-studio.js';
 import { buildAss } from '../../src/shared/caption-ass.js';
 import { renderKey } from '../../src/server/services/caption-studio/caption-projects.service.js';
+import { type MediaJobView, mediaJobToken } from '../../src/shared/contracts/media-jobs.js';
 
 const VTT = 'WEBVTT\n\n00:00:00.200 --> 00:00:01.800\nhello there\n';
 
@@ -24,6 +25,7 @@ describe('caption render: cancel and faults', () => {
   const mode = path.join(dir, 'mode');
   const started = path.join(dir, 'started');
   const wrapper = path.join(dir, 'ffmpeg');
+  const gate = path.join(dir, 'go');
 
   beforeAll(async () => {
     fs.writeFileSync(
@@ -33,6 +35,7 @@ case "$*" in *ass=filename*)
   touch '${started}'
   case "$(cat '${mode}')" in
     slow) sleep 60 ;;
+    gate) while [ ! -f '${gate}' ]; do sleep 0.05; done ;;
     kill) kill -9 $$ ;;
   esac ;;
 esac
@@ -83,6 +86,41 @@ exec '${FFMPEG}' "$@"
     expect(Number((await again.json()).size)).toBeGreaterThan(1000);
     expect(await t.ctx.repos.mediaResults.findAny(key)).toBeDefined();
   }, 90_000);
+
+  it('a long poll of the status answers once the render moves on, and the done status carries its link', async () => {
+    fs.writeFileSync(mode, 'gate');
+    fs.rmSync(started, { force: true });
+    const lines = [{ id: 'g', words: [{ text: 'gated', start: 0.2, end: 1.5 }] }];
+    const url = `/api/caption-projects/${project.id}`;
+    const fresh = await (await pro.get(url)).json();
+    expect((await pro.request('PUT', url, { revision: fresh.revision, lines, style: fresh.style })).status).toBe(200);
+    const res = await pro.post(`${url}/render`, undefined, { prefer: 'respond-async' });
+    expect(res.status).toBe(202);
+    let job = (await res.json()) as MediaJobView;
+    await expect.poll(() => fs.existsSync(started), { timeout: 20_000, interval: 50 }).toBe(true);
+    job = await (await pro.get(`/api/media-jobs/${job.id}`)).json();
+    // Held while ffmpeg waits at the gate: it answers only once the job is no longer as last seen.
+    const seen = mediaJobToken(job);
+    const held = pro.get(`/api/media-jobs/${job.id}?wait=20000&seen=${encodeURIComponent(seen)}`);
+    fs.writeFileSync(gate, '');
+    job = await (await held).json();
+    expect(mediaJobToken(job)).not.toBe(seen);
+    while (job.state !== 'done' && job.state !== 'failed')
+      job = await (
+        await pro.get(`/api/media-jobs/${job.id}?wait=20000&seen=${encodeURIComponent(mediaJobToken(job))}`)
+      ).json();
+    expect(job.state).toBe('done');
+    // The link comes with the status: no second render request.
+    expect(job.result).toMatchObject({
+      url: expect.stringMatching(/^\/api\/media\//),
+      size: expect.stringMatching(/^\d+$/),
+    });
+    const file = await pro.get(job.result?.url as string);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('video/mp4');
+    expect(Number(file.headers.get('content-length'))).toBe(Number(job.result?.size));
+    fs.writeFileSync(mode, 'pass');
+  }, 60_000);
 
   it('answers 503 media.interrupted when ffmpeg is killed under a render', async () => {
     fs.writeFileSync(mode, 'kill');

@@ -7,6 +7,7 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { downloads, users } from '../../src/server/db/schema.js';
 import { slabsReused } from '../../src/server/adapters/http/slabs.js';
+import { attachmentName } from '../helpers/attachment-name.js';
 
 describe.each(DB_KINDS)('downloader (%s)', (db) => {
   let tt: FakeTikTok;
@@ -94,11 +95,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     ]) {
       const res = await t.client().post('/api/video/info', { url });
       expect(res.status, url).toBe(400);
-      expect((await res.json()).message, url).toBe('Please provide a valid TikTok URL');
+      expect((await res.json()).message, url).toBe('Please provide a valid TikTok or Bluesky URL');
     }
     const empty = await t.client().post('/api/video/info', { url: '' });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).message).toBe('Please provide a valid TikTok URL');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');
     expect(tt.requests.length).toBe(before);
   });
 
@@ -165,7 +166,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     const res = await c.post('/api/video/download', { url: v.url, quality: 'hd' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="tiktok-fakecreator-\d+\.mp4"$/);
+    expect(attachmentName(res)).toMatch(/^tiktok-fakecreator-\d+\.mp4$/);
     expect(Number(res.headers.get('content-length'))).toBe(v.size);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.equals(fs.readFileSync(v.mediaFile!))).toBe(true);
@@ -179,6 +180,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     );
     const recent = await (await c.get('/api/downloads/recent')).json();
     expect(recent[0]).toMatchObject({ videoId: v.id, title: 'Downloaded one', author: 'fakecreator', quality: 'hd' });
+    // The row keeps ids; the thumbnail's link is made when answered, and it leads to the picture.
+    expect(recent[0].thumbnail).toBe(`/api/video/thumbnail/${v.id}`);
+    expect((await c.get(recent[0].thumbnail)).headers.get('content-type')).toMatch(/^image\//);
+    const [row] = await t.ctx.db.select().from(downloads).where(eq(downloads.videoId, v.id));
+    expect(Object.values(row).filter((x) => typeof x === 'string' && x.startsWith('/api/'))).toEqual([]);
   });
 
   it('the CDN refuses a request without the page cookie, so links are never handed out bare', async () => {
@@ -207,9 +213,8 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(await status(c)).toMatchObject({ downloadCount: 3, remainingDownloads: 3 });
   });
 
-  it('stops the upstream transfer when the client disconnects mid-file, and gives the slot back', async () => {
-    const c = await t.signUp();
-    const v = tt.addVideo({ media: { size: 60_000_000 } });
+  /** A download the test can cut off (fetch with its own signal, as a browser leaving would). */
+  async function abortableDownload(c: Awaited<ReturnType<TestApp['signUp']>>, url: string) {
     const ac = new AbortController();
     const res = await fetch(`${t.baseUrl}/api/video/download`, {
       method: 'POST',
@@ -219,8 +224,15 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
         origin: t.baseUrl,
         cookie: [...c.cookies].map(([k, val]) => `${k}=${val}`).join('; '),
       },
-      body: JSON.stringify({ url: v.url, quality: 'hd' }),
+      body: JSON.stringify({ url, quality: 'hd' }),
     });
+    return { ac, res };
+  }
+
+  it('stops the upstream transfer when the client disconnects mid-file, and gives the slot back', async () => {
+    const c = await t.signUp();
+    const v = tt.addVideo({ media: { size: 60_000_000 } });
+    const { ac, res } = await abortableDownload(c, v.url);
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     let got = 0;
@@ -231,6 +243,24 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     expect(transfer().bytesSent).toBeLessThan(30_000_000);
     await expect.poll(async () => (await userRow(c.userId)).downloadsReserved).toBe(0);
     expect((await userRow(c.userId)).downloadCount).toBe(0);
+  });
+
+  it('counts a download closed by the client after more than half of it arrived (issue 34: 89.5 % was free)', async () => {
+    const c = await t.signUp();
+    const size = 60_000_000; // larger than what the sockets and the client buffer ahead
+    const v = tt.addVideo({ media: { size } });
+    const { ac, res } = await abortableDownload(c, v.url);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let got = 0;
+    while (got < size * 0.75) got += (await reader.read()).value!.length;
+    ac.abort();
+    const transfer = () => tt.transfers.find((x) => x.path.includes(`/fake/${v.id}/`))!;
+    await expect.poll(() => transfer().aborted || transfer().completed).toBe(true);
+    await expect.poll(async () => (await userRow(c.userId)).downloadsReserved).toBe(0);
+    expect((await userRow(c.userId)).downloadCount).toBe(1);
+    expect((await status(c)).remainingDownloads).toBe(5);
+    expect(transfer().bytesSent).toBeLessThan(size); // it was not the whole file
   });
 
   it('delivers every byte intact to parallel and back-to-back downloads, which reuse read buffers', async () => {

@@ -55,15 +55,18 @@ describe.each(DB_KINDS)('one voice for errors (%s)', (db) => {
           400,
           {
             code: 'link.unsupported',
-            message: 'Please provide a valid TikTok URL',
-            params: { variant: 'provide', platforms: 'TikTok' },
+            message: 'Please provide a valid TikTok or Bluesky URL',
+            params: { variant: 'provide', platforms: 'TikTok or Bluesky' },
           },
         ]);
       }
     }
     for (const url of links.slice(0, 3)) {
       const batch = await (await pro.post('/api/batch', { urls: [url] })).json();
-      expect(batch.items[0].error).toEqual({ code: 'link.unsupported', message: 'Please provide a valid TikTok URL' });
+      expect(batch.items[0].error).toEqual({
+        code: 'link.unsupported',
+        message: 'Please provide a valid TikTok or Bluesky URL',
+      });
     }
   });
 

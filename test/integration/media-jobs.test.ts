@@ -12,6 +12,7 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { startNodes } from '../helpers/nodes.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
 import { JOB_CATALOGUE, type JobKind } from '../../src/server/jobs/catalogue.js';
+import type { MediaJobsOf } from '../../src/server/services/media-jobs.service.js';
 import { createPlatformMediaSource } from '../../src/server/services/platform-media-source.js';
 import type { MediaSource } from '../../src/server/services/media-source.js';
 import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
@@ -20,6 +21,8 @@ const async = { prefer: 'respond-async' };
 /** The media job kinds these tests run, declared like the catalogue's audio kind. */
 const testJobKinds = (...names: string[]): Record<string, JobKind> =>
   Object.fromEntries(names.map((n) => [n, JOB_CATALOGUE.audio]));
+/** The media dispatcher typed for these made-up kinds (the product's is typed by the catalogue). */
+const testJobs = (t: TestApp) => t.ctx.services.mediaJobs as unknown as MediaJobsOf<Record<string, { name?: string }>>;
 const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
 /** A video whose download takes a few seconds (it holds the one media worker meanwhile). */
 const slowVideo = (tt: FakeTikTok) =>
@@ -93,14 +96,14 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-probe-'));
-    t.ctx.services.mediaJobs.register('probe', async (data) => {
-      const name = String(data.name);
+    testJobs(t).register('probe', async (data, job) => {
+      const name = data.name ?? '';
       order.push(name);
       if (name === 'blocker') await gate;
       const file = path.join(dir, `${name}.txt`);
       fs.writeFileSync(file, name);
       return t.ctx.services.mediaResults.save({
-        key: String(data.key),
+        key: job.key,
         kind: 'probe',
         videoId: null,
         file,
@@ -112,12 +115,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
     });
     const tag = Date.now();
     const run = (name: string, owner: string, priority: number) =>
-      t.ctx.services.mediaJobs.run({
-        kind: 'probe',
-        key: `probe:${tag}:${name}`,
-        data: { name },
-        who: { owner, priority },
-      });
+      testJobs(t).run({ kind: 'probe', key: `probe:${tag}:${name}`, data: { name }, owner: { owner, plan: priority } });
     const blocker = run('blocker', 'x', 2);
     await expect.poll(() => order, { timeout: 10_000 }).toEqual(['blocker']);
     const names = [
@@ -151,18 +149,17 @@ describe('media jobs: a job that ends in a refusal', () => {
   it('reports it as failed with the catalogue code, text and params', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    t.ctx.services.mediaJobs.register('refusal', async () => {
+    testJobs(t).register('refusal', async () => {
       await gate;
       throw fail('media.no_audio', { variant: 'transcribe' });
     });
-    const pending = await t.ctx.services.mediaJobs.run(
-      { kind: 'refusal', key: `refusal:${Date.now()}`, data: {} },
-      undefined,
-      { respondAsync: true },
-    );
+    const pending = await testJobs(t).run({ kind: 'refusal', key: `refusal:${Date.now()}`, data: {} }, undefined, {
+      respondAsync: true,
+    });
     expect(pending).toMatchObject({ state: 'running' });
     release();
-    const id = (pending as { id: string }).id;
+    if (!('state' in pending)) throw new Error('the job ended before its gate opened');
+    const id = pending.id;
     await expect
       .poll(async () => (await t.ctx.services.mediaJobs.status(id)).state, { timeout: 10_000 })
       .toBe('failed');
@@ -207,12 +204,12 @@ describe('media jobs: transient failures are retried, final ones are not', () =>
     async (code) => {
       const kind = `flaky-${code}`;
       let attempts = 0;
-      t.ctx.services.mediaJobs.register(kind, async (data) => {
+      testJobs(t).register(kind, async (_data, job) => {
         attempts++;
         if (attempts === 1) throw fail(code, { platform: 'Clips' });
-        return probe(String(data.key), {});
+        return probe(job.key, {});
       });
-      const row = await t.ctx.services.mediaJobs.run({ kind, key: `${kind}:${Date.now()}`, data: {} });
+      const row = await testJobs(t).run({ kind, key: `${kind}:${Date.now()}`, data: {} });
       expect(attempts).toBe(2);
       expect(row).toMatchObject({ kind: 'probe', size: 2 });
     },
@@ -220,13 +217,13 @@ describe('media jobs: transient failures are retried, final ones are not', () =>
 
   it('does not retry an answer about the link', async () => {
     let attempts = 0;
-    t.ctx.services.mediaJobs.register('final-answer', async () => {
+    testJobs(t).register('final-answer', async () => {
       attempts++;
       throw fail('video.not_found', { platform: 'Clips' });
     });
-    await expect(
-      t.ctx.services.mediaJobs.run({ kind: 'final-answer', key: `final:${Date.now()}`, data: {} }),
-    ).rejects.toMatchObject({ code: 'video.not_found' });
+    await expect(testJobs(t).run({ kind: 'final-answer', key: `final:${Date.now()}`, data: {} })).rejects.toMatchObject(
+      { code: 'video.not_found' },
+    );
     expect(attempts).toBe(1);
   });
 });

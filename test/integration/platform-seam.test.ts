@@ -2,7 +2,7 @@
 // registered next to TikTok is looked up, downloaded, previewed, turned into MP3 and captioned
 // through the same routes and services, with `platform` stored on its rows; its files are named
 // after it, its errors name it, and every link form (the API's and, through GET /api/platforms, the
-// client's) accepts its links. TikTok keeps working beside it.
+// client's) accepts its links. The two real platforms (TikTok, Bluesky) keep working beside it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { sampleJpeg, sampleMp3 } from '../fakes/fake-tiktok-media.js';
 import { zipEntries } from '../helpers/zip.js';
 import { allLinks, extractLink, platformOfLink } from '../../src/shared/platform-links.js';
 import type { PlatformInfo } from '../../src/shared/contracts/platforms.js';
+import { attachmentName } from '../helpers/attachment-name.js';
 
 describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
   let tt: FakeTikTok;
@@ -78,7 +79,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     const c = await t.signUp();
     const res = await c.post('/api/video/download', { url, quality: 'hd' });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="clips-clipmaker-dl000001.mp4"');
+    expect(attachmentName(res)).toBe('clips-clipmaker-dl000001.mp4');
     expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(video))).toBe(true);
     await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(1);
     expect(await rowsOf(sql`select platform, video_id from downloads where user_id = ${c.userId}`)).toEqual([
@@ -111,19 +112,23 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
 
   it('tells the client its name and link shape, and every client link helper accepts its links', async () => {
     const list = (await (await t.client().get('/api/platforms')).json()) as PlatformInfo[];
-    expect(list.map((p) => [p.id, p.name])).toEqual([
-      ['tiktok', 'TikTok'],
-      ['clips', 'Clips'],
+    // Two real platforms from the registry, then the made-up one.
+    expect(builtInPlatforms({ http: t.ctx.adapters.http }).map((p) => p.id)).toEqual(['tiktok', 'bluesky']);
+    expect(list.map((p) => [p.id, p.name, p.separateSound])).toEqual([
+      ['tiktok', 'TikTok', true],
+      ['bluesky', 'Bluesky', false],
+      ['clips', 'Clips', true],
     ]);
     const clipLink = 'https://clips.example/v/abcd1234';
     expect(platformOfLink(clipLink, list)?.id).toBe('clips');
-    expect(platformOfLink(list[1].example, list)?.id).toBe('clips');
+    expect(platformOfLink(list[2].example, list)?.id).toBe('clips');
+    expect(platformOfLink(list[1].example, list)?.id).toBe('bluesky');
     expect(platformOfLink('https://clips.example/u/someone', list)).toBeNull();
     expect(extractLink(`Look at this clip! ${clipLink}/?ref=share.`, list)).toBe(`${clipLink}/?ref=share`);
     expect(allLinks(`${clipLink}\n${tt.fixtureUrl}`, list)).toEqual([clipLink, tt.fixtureUrl]);
   });
 
-  it('names itself in its errors, and names both platforms for a link neither knows', async () => {
+  it('names itself in its errors, and every platform for a link none knows', async () => {
     const c = t.client();
     const gone = await c.post('/api/video/info', { url: 'https://clips.example/v/nothere1' });
     expect([gone.status, (await gone.json()).message]).toEqual([
@@ -144,7 +149,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       const res = await pro.post(path, { ...body, url: 'https://example.com/v/1' });
       expect([res.status, (await res.json()).message], path).toEqual([
         400,
-        'Please provide a valid TikTok or Clips URL',
+        'Please provide a valid TikTok or Bluesky or Clips URL',
       ]);
     }
   });
@@ -157,7 +162,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     const view = async () => (await pro.get(`/api/batch/${created.id}`)).json();
     await expect.poll(async () => (await view()).status, { timeout: 30_000 }).toBe('done');
     const zip = await fetch(t.baseUrl + (await view()).downloadUrl);
-    expect(zip.headers.get('content-disposition')).toMatch(/filename="batch-[0-9a-f]{8}\.zip"/);
+    expect(attachmentName(zip)).toMatch(/^batch-[0-9a-f]{8}\.zip$/);
     const entries = await zipEntries(Buffer.from(await zip.arrayBuffer()));
     expect(entries.map((e) => e.name)).toEqual(['clips-clipmaker-bt000001.mp4']);
 

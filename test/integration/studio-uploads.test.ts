@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
-import { FFMPEG, mutedMp4, speechMp4, toneMp4 } from '../fakes/media-samples.js';
+import { FFMPEG, mutedMp4, speechMp4, toneMp4, unevenSoundVideo } from '../fakes/media-samples.js';
 
 type Client = Awaited<ReturnType<TestApp['signUp']>>;
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -138,6 +138,17 @@ describe.each(DB_KINDS)('studio uploads (%s)', (db) => {
       422,
       'upload.incomplete',
     ],
+    [
+      'cut off before its index (moov last, as phones write)',
+      () => {
+        const src = fs.readFileSync(toneMp4(6));
+        const f = path.join(os.tmpdir(), `cut-moov-${process.pid}.mp4`);
+        fs.writeFileSync(f, src.subarray(0, Math.floor(src.length * 0.8)));
+        return f;
+      },
+      422,
+      'upload.incomplete',
+    ],
   ])(
     'refuses a file %s with a 4xx naming it, and keeps nothing',
     async (_name, make, status, code) => {
@@ -146,6 +157,21 @@ describe.each(DB_KINDS)('studio uploads (%s)', (db) => {
       expect((await res.json()).code).toBe(code);
       expect(kept()).toEqual([]);
       expect(await t.ctx.repos.captionProjects.findUpload(id)).toBeUndefined();
+    },
+    60_000,
+  );
+
+  // Phone editors often leave the sound shorter (or longer) than the picture: such a file is whole.
+  it.each([
+    ['sound 0.8 s shorter than the picture (MP4)', () => unevenSoundVideo(6, 5.2)],
+    ['sound longer than the picture (fragmented MP4)', () => unevenSoundVideo(4, 5, 'fmp4')],
+    ['sound 1 s shorter than the picture (WebM)', () => unevenSoundVideo(5, 4, 'webm')],
+  ])(
+    'accepts a whole file with its %s',
+    async (_name, make) => {
+      const { id, res } = await upload(pro, make(), 'edited.mp4');
+      expect(res.status).toBe(204);
+      expect(await t.ctx.repos.captionProjects.findUpload(id)).toBeDefined();
     },
     60_000,
   );

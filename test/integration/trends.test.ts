@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createSchedules } from '../../src/server/services/schedules.service.js';
+import { createJobs } from '../../src/server/jobs/dispatcher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
@@ -11,7 +12,7 @@ import { createTikTokOneAdapter } from '../../src/server/adapters/trends/tiktok-
 import { createFeedsAdapter } from '../../src/server/adapters/trends/feeds.adapter.js';
 import { trendsHttpFrom } from '../../src/server/adapters/trends/guarded-http.js';
 
-const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
+const FIX = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 const realItem = () =>
   JSON.parse(fs.readFileSync(path.join(FIX, 'real_2026-09-28_video_7504044860782021930.scope_tail.json'), 'utf8'))[
     'webapp.video-detail'
@@ -292,10 +293,10 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
         logger: t.ctx.logger,
       });
       const otherSchedules = createSchedules({
+        jobs: createJobs({ queue: null as never, limits: { media: 60, batchItem: 60 } }),
         queue: null as never,
         runs: t.ctx.repos.scheduleRuns,
         logger: t.ctx.logger,
-        work: true,
         onTurn: (name, ran) => turns.push([name, ran]),
       });
       for (const task of otherNode.tasks) otherSchedules.add(task);

@@ -3,6 +3,9 @@
 // took an Origin equal to the request's own Host. Anyone on the same network registered, approved
 // a test payment and was Pro. Now: loopback only until PUBLIC_URL or HOST says otherwise, the
 // Origin must be PUBLIC_URL's, and the test checkout answers only PUBLIC_URL from this machine.
+// Issue 34: with HOST=0.0.0.0 and a localhost PUBLIC_URL the start line said neighbours "cannot sign
+// in or change anything", yet a script sending a matching Origin signed up and used its session.
+// Now every state-changing request from another machine is refused there, as the line says.
 import http from 'node:http';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,9 +103,37 @@ describe('HOST=0.0.0.0 with the default (localhost) PUBLIC_URL', () => {
   }, 90_000);
   afterAll(() => server?.stop());
 
-  it('says other machines can connect but not use it', () => {
-    expect(server.logs()).toContain('listening on 0.0.0.0:');
-    expect(server.logs()).toContain(`but PUBLIC_URL is http://localhost:${port}`);
+  it('says exactly what other machines can do: GET requests, nothing that changes anything', async () => {
+    // /api/health answers a moment before the start line is written: wait for the line.
+    await expect.poll(() => server.logs()).toContain('listening on 0.0.0.0:');
+    expect(server.logs()).toContain(
+      `but PUBLIC_URL is http://localhost:${port}: they can send GET requests (read pages and the API), ` +
+        'but every POST, PUT, PATCH or DELETE of theirs (signing up and in included) is refused (403)',
+    );
+  });
+
+  it('refuses a neighbour that forges Host and Origin to sign up, while it may read', async () => {
+    const forged = { host: `localhost:${port}`, origin: `http://localhost:${port}` };
+    const reg = await request(lan, port, {
+      method: 'POST',
+      path: '/api/auth/register',
+      ...forged,
+      body: { email: 'script@example.com', password: 'correct horse battery' },
+    });
+    expect(reg.status).toBe(403);
+    expect(JSON.parse(reg.body)).toMatchObject({
+      code: 'auth.this_machine_only',
+      message: `This server is set up for the machine it runs on (http://localhost:${port}): from other machines it can be read, not used. Its operator sets PUBLIC_URL to serve them.`,
+    });
+    expect(reg.cookie).toBeUndefined();
+    const login = await request(lan, port, {
+      method: 'POST',
+      path: '/api/auth/login',
+      ...forged,
+      body: { email: 'script@example.com', password: 'correct horse battery' },
+    });
+    expect(login.status).toBe(403);
+    expect((await request(lan, port, { path: '/api/health', ...forged })).status).toBe(200);
   });
 
   it('refuses a neighbour whose Origin is merely its own Host', async () => {
@@ -118,9 +149,10 @@ describe('HOST=0.0.0.0 with the default (localhost) PUBLIC_URL', () => {
     expect(JSON.parse(reg.body).code).toBe('auth.bad_origin');
   });
 
-  it('gives a neighbour no test checkout, even with a forged Host and Origin', async () => {
+  it('gives a neighbour no test checkout, even with a forged Host and Origin and a session made here', async () => {
     const forged = { host: `localhost:${port}`, origin: `http://localhost:${port}` };
-    const reg = await request(lan, port, {
+    // The account is made on this machine; its session cookie then travels to the neighbour.
+    const reg = await request('127.0.0.1', port, {
       method: 'POST',
       path: '/api/auth/register',
       ...forged,
@@ -135,10 +167,7 @@ describe('HOST=0.0.0.0 with the default (localhost) PUBLIC_URL', () => {
       body: {},
     });
     expect(create.status).toBe(403);
-    expect(JSON.parse(create.body)).toMatchObject({
-      code: 'billing.test_checkout_elsewhere',
-      message: `The test checkout opens only at http://localhost:${port}, on the machine that runs this server.`,
-    });
+    expect(JSON.parse(create.body).code).toBe('auth.this_machine_only');
     // The same person on this machine gets it.
     const here = await request('127.0.0.1', port, {
       method: 'POST',

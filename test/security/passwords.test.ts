@@ -1,6 +1,8 @@
 // Passwords (issue 31, NIST SP 800-63B): any 8 characters used to pass ("12345678", "password",
 // eight spaces). Now common, breached-list and personal passwords are refused with the reason, on
 // the sign-up API and on the command line; long passphrases (64 characters and more) pass.
+// Issue 34: eight line breaks ("\n" × 8, "\r\n" × 4) were accepted while eight spaces were refused;
+// a password of white space is refused whatever the white space.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -17,7 +19,15 @@ describe('passwords at sign-up and on the command line', () => {
   it.each([
     ['12345678', 'This password is too common. Try a longer one, such as a few unrelated words.'],
     ['password', 'This password is too common. Try a longer one, such as a few unrelated words.'],
-    ['        ', 'This password repeats the same characters. Try a few unrelated words instead.'],
+    ...[
+      '        ',
+      '\n'.repeat(8),
+      '\r\n'.repeat(4),
+      '\t'.repeat(8),
+      ' \t\n\r\v\f  ',
+      '\u00a0\u2003\u3000\u2028\u202f\u205f\u1680\u2009',
+      '\u200b'.repeat(8),
+    ].map((blank) => [blank, 'A password needs more than spaces and line breaks. Try a few unrelated words instead.']),
     ['P@ssw0rd1', 'This password is too close to a common one. Try a few unrelated words instead.'],
     ['abcdefghij', 'This password is a keyboard pattern or a sequence. Try a few unrelated words instead.'],
     ['a'.repeat(256), 'This password repeats the same characters. Try a few unrelated words instead.'],

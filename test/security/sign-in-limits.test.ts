@@ -3,6 +3,11 @@
 // office address locked each other out and a correct password got 429. Now only failures count:
 // per (address, account), per account and per address, each with growing delays. On every store:
 // memory (one PGlite node), PostgreSQL and Redis.
+// Issue 34: 20 wrong passwords for someone's email from four other addresses made the owner's
+// correct password at home a 429 for 15 minutes, and 20 failures on other emails from a shared
+// address blocked a correct password there. A device that signed in before (its signed device
+// cookie) now counts on its own budget only (decision 0048).
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -74,6 +79,67 @@ describe.each(STORES)('sign-in limits ($name)', ({ db, env }) => {
     expect((await login(owner.email, GOOD, home)).status).toBe(200);
     // The slate is clean: four more typos are still answered 401, not 429.
     for (let i = 0; i < 4; i++) expect((await login(owner.email, `typo again ${i}`, home)).status).toBe(401);
+  });
+
+  it('failures on the account from elsewhere never block the owner on a device that signed in before', async () => {
+    const owner = await t.signUp(); // this browser signed up: it is a known device for the account
+    const home = address();
+    await insideAMinute();
+    const statuses: number[] = [];
+    for (let a = 0; a < 4; a++) {
+      const attacker = address();
+      for (let i = 0; i < 5; i++) statuses.push((await login(owner.email, `guess ${a}-${i}`, attacker)).status);
+    }
+    expect(statuses).toEqual(Array(20).fill(401));
+    // The account is under attack: a new device at home waits, as anyone without the device cookie does.
+    expect((await login(owner.email, GOOD, home)).status).toBe(429);
+    // The owner's own browser signs in.
+    const mine = await owner.post('/api/auth/login', { email: owner.email, password: GOOD }, home);
+    expect(mine.status).toBe(200);
+    // Its typos count on its own budget: five, then it waits, and the attackers' count did not move.
+    for (let i = 0; i < 5; i++)
+      expect((await owner.post('/api/auth/login', { email: owner.email, password: `typo ${i}` }, home)).status).toBe(
+        401,
+      );
+    expect((await owner.post('/api/auth/login', { email: owner.email, password: GOOD }, home)).status).toBe(429);
+    expect((await login(owner.email, GOOD, address())).status).toBe(429);
+  });
+
+  it('a correct password from a shared address is not blocked by failures on other accounts there', async () => {
+    const colleague = await t.signUp();
+    const office = address();
+    await insideAMinute();
+    for (let i = 0; i < 20; i++)
+      expect((await login(`list${i}-${ipSeq}@example.com`, 'password from a list', office)).status).toBe(401);
+    expect((await login(colleague.email, GOOD, office)).status).toBe(429); // a new device there waits
+    const res = await colleague.post('/api/auth/login', { email: colleague.email, password: GOOD }, office);
+    expect(res.status).toBe(200);
+  });
+
+  it('a device cookie helps only for the accounts that device signed in to, and cannot be forged', async () => {
+    const attacker = await t.signUp(); // a device that knows the attacker's own account
+    const victim = await t.signUp();
+    const from = address();
+    await insideAMinute();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await attacker.post('/api/auth/login', { email: victim.email, password: `guess ${i}` }, from)).status,
+      );
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const [name, value] = [...attacker.cookies].find(([k]) => k === 'smt.device')!;
+    // The attacker's own cookie, edited to name the victim's account (its signature no longer matches).
+    const victimTag = crypto.createHash('sha256').update(`device:${victim.email}`).digest('hex').slice(0, 16);
+    const [id, , signature] = value.split('.');
+    const forged = `${id}.${victimTag}.${signature}`;
+    const res = await t
+      .client()
+      .post(
+        '/api/auth/login',
+        { email: victim.email, password: 'another guess' },
+        { ...from, cookie: `${name}=${forged}` },
+      );
+    expect(res.status).toBe(429);
   });
 
   it('many wrong passwords from one address across accounts slow that address only', async () => {

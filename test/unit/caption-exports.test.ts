@@ -27,8 +27,8 @@ describe('caption project exports', () => {
   });
 
   it('WebVTT: a word timestamp outside its cue or out of order is left out', () => {
-    const vtt = projectToWebVtt([{ id: 'x', words: [w('a', 1, 2), w('b', 0.5, 2), w('c', 3, 3)] }]);
-    expect(vtt).toContain('00:00:00.500 --> 00:00:03.000\na b c\n');
+    const vtt = projectToWebVtt([{ id: 'x', words: [w('a', 1, 2), w('b', 0.5, 2), w('c', 2.2, 2.2)] }]);
+    expect(vtt).toContain('00:00:00.500 --> 00:00:02.200\na b c\n');
   });
 
   it('TXT: one line per caption line; line breaks inside words cannot add cues', () => {

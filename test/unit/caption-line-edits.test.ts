@@ -6,6 +6,7 @@ import {
   setWordText,
   splitLine,
 } from '../../src/client/components/caption-studio/line-edits.js';
+import { fitsSubtitle } from '../../src/shared/subtitle-lines.js';
 import type { CaptionLine } from '../../src/shared/contracts/caption-studio.js';
 
 const w = (text: string, start: number, end: number, confidence?: number) => ({
@@ -43,8 +44,31 @@ describe('caption line edits', () => {
   it('bounds a pasted 10,000-character word and 100 words typed into one field', () => {
     expect(Array.from(setWordText(LINES, 1, 0, 'x'.repeat(10_000))[0 + 1].words[0].text)).toHaveLength(64);
     const many = setWordText(LINES, 1, 0, Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '));
-    expect(many.slice(1).map((l) => l.words.length)).toEqual([40, 40, 20]);
-    expect(new Set(many.map((l) => l.id)).size).toBe(4);
+    // Re-flowed as subtitles: every word kept in order, each line two rows of at most 42 characters.
+    expect(many.slice(1).flatMap((l) => l.words.map((x) => x.text))).toEqual(
+      Array.from({ length: 100 }, (_, i) => `w${i}`),
+    );
+    expect(many.slice(1).every((l) => fitsSubtitle(l.words))).toBe(true);
+    expect(many.slice(1).map((l) => l.words.length)).toEqual([23, 20, 20, 20, 17]);
+    expect(many[1].id).toBe('b');
+    expect(new Set(many.map((l) => l.id)).size).toBe(many.length);
+  });
+
+  it('a word that makes its line longer than two rows re-flows the line; one that fits leaves it alone', () => {
+    const long: CaptionLine[] = [
+      {
+        id: 'a',
+        words: 'this line is nearly as long as two rows of captions can be'
+          .split(' ')
+          .map((t, i) => w(t, i / 4, (i + 1) / 4)),
+      },
+    ];
+    expect(setWordText(long, 0, 0, 'This')[0]).toMatchObject({ id: 'a' });
+    expect(setWordText(long, 0, 0, 'This')).toHaveLength(1);
+    const grown = setWordText(long, 0, 12, 'be, and then some more words were said by someone');
+    expect(grown.length).toBeGreaterThan(1);
+    expect(grown.every((l) => fitsSubtitle(l.words))).toBe(true);
+    expect(grown[0].id).toBe('a');
   });
 
   it('splits a line before a word and merges it back', () => {
@@ -55,6 +79,24 @@ describe('caption line edits', () => {
     const merged = mergeWithNext(split, 0);
     expect(merged.map((l) => l.words.length)).toEqual([3, 1]);
     expect(mergeWithNext(LINES, 1)).toBe(LINES);
+    // Two lines that together would not fit two rows stay apart.
+    const a = {
+      id: 'x',
+      words: ['forty', 'characters', 'of', 'text', 'in', 'this'].map((t, i) => w(t, i / 4, (i + 1) / 4)),
+    };
+    const b = {
+      id: 'y',
+      words: ['and', 'fifty', 'more', 'characters', 'in', 'a', 'second', 'line'].map((t, i) =>
+        w(t, 2 + i / 4, 2 + (i + 1) / 4),
+      ),
+    };
+    expect(mergeWithNext([a, b], 0)).toHaveLength(1);
+    const c = {
+      id: 'z',
+      words: ['yet', 'another', 'line', 'that', 'does', 'not', 'fit'].map((t, i) => w(t, 5 + i / 4, 5 + (i + 1) / 4)),
+    };
+    const ab = mergeWithNext([a, b, c], 0);
+    expect(mergeWithNext(ab, 0)).toBe(ab);
   });
 
   it('nudges a line by a tenth of a second, never before zero', () => {

@@ -58,7 +58,7 @@ describe('word times', () => {
     );
     expect(segs.map((s) => s.words?.map((w) => w.text))).toEqual([['Hello'], ['again']]);
   });
-  it('cuts a transcript into editor lines of at most 40 words, spreading words where a segment has none', () => {
+  it('cuts a transcript into subtitle-shaped editor lines, spreading words where a segment has none', () => {
     const many = Array.from({ length: 100 }, (_, i) => ({ text: `w${i}`, start: i / 10, end: (i + 1) / 10 }));
     const lines = linesFromTranscript({
       segments: [
@@ -66,9 +66,10 @@ describe('word times', () => {
         { id: 2, start: 10, end: 12, text: 'no word times' },
       ],
     });
-    expect(lines.map((l) => l.words.length)).toEqual([40, 40, 20, 3]);
-    expect(lines[3].words[2]).toMatchObject({ text: 'times', end: 12 });
-    expect(new Set(lines.map((l) => l.id)).size).toBe(4);
+    // 100 words in 10 s: two rows of at most 42 characters each line (was 40, 40, 20 words before issue 36).
+    expect(lines.map((l) => l.words.length)).toEqual([23, 20, 20, 20, 17, 3]);
+    expect(lines[5].words[2]).toMatchObject({ text: 'times', end: 12 });
+    expect(new Set(lines.map((l) => l.id)).size).toBe(6);
   });
 });
 

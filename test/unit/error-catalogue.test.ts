@@ -14,7 +14,7 @@ import {
 import { AppError, fail } from '../../src/server/errors.js';
 import { HttpClientError } from '../../src/server/adapters/http/http-errors.js';
 import { registerErrorHandler } from '../../src/server/plugins/error-handler.js';
-import { messageFor } from '../../src/client/lib/query-client.js';
+import { messageFor } from '../../src/client/lib/api-error.js';
 
 const SERVER = path.resolve(import.meta.dirname, '../../src/server');
 const HOLE = /\{(\w+)\}/g;
@@ -51,7 +51,7 @@ function topLevel(text: string): string[] {
 }
 
 /** Spreads of known param objects at call sites. */
-const SPREADS: Record<string, string[]> = { TIKTOK: ['platform'] };
+const SPREADS: Record<string, string[]> = { TIKTOK: ['platform'], BLUESKY: ['platform'] };
 
 type Call = { where: string; code: string; keys: string[] | null; variant?: string };
 

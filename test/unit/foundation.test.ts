@@ -33,6 +33,14 @@ describe('configuration', () => {
       { NODE_ENV: 'production', UPSTREAM_HOST_MAP: '{"www.tiktok.com":"http://127.0.0.1:1"}' },
       /UPSTREAM_HOST_MAP is refused/,
     ],
+    [
+      { NODE_ENV: 'production', WHISPER_MODEL_PINS: `{"tiny.en":{"sha256":"${'a'.repeat(64)}","bytes":1}}` },
+      /WHISPER_MODEL_PINS is refused when NODE_ENV=production/,
+    ],
+    [
+      { WHISPER_MODEL_PINS: '{"tiny.en":{"sha256":"x"}}' },
+      /WHISPER_MODEL_PINS must be a JSON object mapping model names/,
+    ],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

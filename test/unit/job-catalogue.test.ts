@@ -7,13 +7,14 @@ import type { JobQueue } from '../../src/server/adapters/jobs/job-queue.js';
 import { fail } from '../../src/server/errors.js';
 import { checkHandlers, JOB_CATALOGUE, kindsOn } from '../../src/server/jobs/catalogue.js';
 import { isTransient } from '../../src/server/jobs/retry-rule.js';
+import { createJobs, queueOf } from '../../src/server/jobs/dispatcher.js';
 import { createMediaJobs, MEDIA_QUEUE } from '../../src/server/services/media-jobs.service.js';
 import type { MediaResultsService } from '../../src/server/services/media-results.service.js';
 
-/** A media jobs service whose queue must never be reached (the check comes first). */
-const mediaJobs = () => {
-  const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('queue reached')) });
-  return createMediaJobs({
+const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('queue reached')) });
+/** A media jobs service whose queue must never be reached (the check comes first); any kind name compiles. */
+const mediaJobs = () =>
+  createMediaJobs<Record<string, object>>({
     queue: unreachable as JobQueue,
     results: unreachable as MediaResultsService,
     logger: pino({ level: 'silent' }),
@@ -22,7 +23,6 @@ const mediaJobs = () => {
     waitMs: 1000,
     timeoutSeconds: 60,
   });
-};
 const noop = async () => Promise.reject(new Error('not run'));
 
 describe('job catalogue', () => {
@@ -58,6 +58,40 @@ describe('job catalogue', () => {
         'declare it in src/server/jobs/catalogue.ts',
     );
     expect(() => checkHandlers('media', ['audio'], ['audio'])).not.toThrow();
+  });
+
+  it('checks the batch items and schedules too: a kind on its own queue with no handler stops the start', async () => {
+    const jobs = createJobs({ queue: unreachable as JobQueue, limits: { media: 60, batchItem: 60 } });
+    jobs.register('schedule', async () => undefined, { queues: () => [] });
+    await expect(jobs.start(true)).rejects.toThrow('job catalogue: no handler for kind batch.item on queue batch.item');
+    jobs.register('batch.item', async () => undefined);
+    const defined: string[] = [];
+    const queue = { define: async (q: { name: string }) => void defined.push(q.name), work: async () => '' };
+    const ready = createJobs({ queue: queue as unknown as JobQueue, limits: { media: 60, batchItem: 900 } });
+    ready.register('batch.item', async () => undefined);
+    ready.register('schedule', async () => undefined, { queues: () => ['schedule.a', 'schedule.b'] });
+    await ready.start(false);
+    expect(defined).toEqual(['batch.item', 'schedule.a', 'schedule.b']);
+  });
+
+  it("declares each queue from the catalogue: retry rule, time limit, the kind's priority", () => {
+    expect(queueOf('batch.item', { media: 600, batchItem: 900 }, 3)).toEqual({
+      name: 'batch.item',
+      concurrency: 3,
+      retryLimit: 2,
+      retryDelaySeconds: 5,
+      expireInSeconds: 900,
+    });
+    expect(JOB_CATALOGUE['batch.item'].priority({ place: 0 })).toBeGreaterThan(
+      JOB_CATALOGUE['batch.item'].priority({ place: 5 }),
+    );
+    // Pro before free whatever their open jobs; among equals, fewer open jobs first.
+    expect(JOB_CATALOGUE.audio.priority({ plan: 2, ownerOpen: 50 })).toBeGreaterThan(
+      JOB_CATALOGUE.audio.priority({ plan: 1, ownerOpen: 0 }),
+    );
+    expect(JOB_CATALOGUE.audio.priority({ plan: 1, ownerOpen: 0 })).toBeGreaterThan(
+      JOB_CATALOGUE.audio.priority({ plan: 1, ownerOpen: 1 }),
+    );
   });
 });
 

@@ -104,6 +104,26 @@ describe('MeteredBody (a quota-counted download body)', () => {
     expect(h.calls).toEqual(['release 1000']);
   });
 
+  it('counts a file of unknown length made while sent once more than half of its expected size reached the reader', async () => {
+    for (const [sent, calls] of [
+      [600, ['commit 600']],
+      [400, ['release 401']], // the bytes received, as for any release
+    ] as const) {
+      const h = hooks();
+      const source = new PassThrough();
+      // Exact length unknown (a remux streamed as it is made); about 1000 bytes expected.
+      const body = new MeteredBody(source, null, h.hooks, 10_000, 1000);
+      const got: Buffer[] = [];
+      body.on('data', (c: Buffer) => got.push(c));
+      source.write(Buffer.alloc(sent));
+      source.write(Buffer.alloc(1)); // the last chunk of an unknown length is held back
+      await new Promise((r) => setTimeout(r, 10));
+      body.destroy();
+      await new Promise((r) => setTimeout(r, 10));
+      expect(h.calls).toEqual(calls);
+    }
+  });
+
   it('releases when the commit itself fails, and does not send the last chunk', async () => {
     const h = hooks(async () => {
       throw new Error('database down');
@@ -152,5 +172,48 @@ describe('MeteredBody (a quota-counted download body)', () => {
     await new Promise((r) => setTimeout(r, 50)); // nobody reads
     expect(produced).toBeLessThan(1024 * 1024);
     body.destroy();
+  });
+
+  describe('a reader that leaves before the end (issue 34)', () => {
+    /** Ten chunks of 1,000 bytes; the reader takes `n` of them, then goes away. */
+    async function leaveAfter(n: number, opts: { breakAt?: number } = {}) {
+      const h = hooks();
+      const source = new PassThrough();
+      const body = new MeteredBody(source, 10_000, h.hooks);
+      let got = 0;
+      body.on('data', (c: Buffer) => {
+        got += c.length;
+        body.pause();
+      });
+      body.on('error', () => undefined);
+      for (let i = 0; i < 10; i++) {
+        if (opts.breakAt === i) {
+          source.destroy(new Error('upstream cut'));
+          await new Promise((r) => setTimeout(r, 10));
+          break;
+        }
+        source.write(Buffer.alloc(1000, i));
+        await new Promise((r) => setImmediate(r));
+        if (got >= n * 1000) break;
+        body.resume();
+      }
+      body.destroy();
+      await new Promise((r) => setTimeout(r, 10));
+      return { calls: h.calls, got };
+    }
+
+    it('is counted once more than half of the file reached them (89.5 % is not free)', async () => {
+      const { calls, got } = await leaveAfter(9);
+      expect(got).toBe(9000);
+      expect(calls).toEqual(['commit 9000']);
+      expect((await leaveAfter(6)).calls).toEqual(['commit 6000']);
+    });
+
+    it('is not counted at half or less, nor when the upstream failed however far it got', async () => {
+      expect((await leaveAfter(5)).calls).toEqual(['release 5000']);
+      expect((await leaveAfter(1)).calls).toEqual(['release 1000']);
+      const cut = await leaveAfter(10, { breakAt: 9 });
+      expect(cut.calls).toEqual(['release 9000']);
+    });
   });
 });

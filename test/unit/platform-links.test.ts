@@ -10,13 +10,14 @@ import type { HttpClient } from '../../src/server/adapters/http/index';
 import { createClipsPlatform } from '../fakes/clips/clips.platform';
 
 const http = {} as HttpClient; // parseLink and the pattern never make a request
-const [builtIn] = builtInPlatforms({ http });
+const [builtIn, bluesky] = builtInPlatforms({ http });
 const clips = createClipsPlatform({ http });
 const info = (p: Platform): PlatformInfo => ({
   id: p.id,
   name: p.name,
   example: p.exampleUrl,
   linkPattern: p.linkPattern.source,
+  separateSound: p.separateSound !== false,
 });
 const both = [info(builtIn), info(clips)];
 
@@ -60,12 +61,34 @@ const CORPUS = [
   'http://clips.example/v/abcd1234',
   'https://clips.example/u/someone',
   'https://clips.example/v/ABCD',
+  'https://bsky.app/profile/kamhoyung.bsky.social/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did:plc:l7mosai5i2u562b5qbosw6c7/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did%3Aplc%3Al7mosai5i2u562b5qbosw6c7/post/3lhnr2o6kb22h/',
+  'https://BSKY.app/profile/Kamhoyung.Bsky.Social/post/3lhnr2o6kb22h?ref_src=embed',
+  'https://www.bsky.app/profile/did:web:creator.example.com/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did:PLC:L7MOSAI5I2U562B5QBOSW6C7/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did:web:localhost%3A8080/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did:web:nodot/post/3lhnr2o6kb22h',
+  `https://bsky.app/profile/did:web:${'a'.repeat(60)}.${'b'.repeat(30)}.com/post/3lhnr2o6kb22h`,
+  'https://bsky.app/profile/did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/did:plc:short/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/kamhoyung.bsky.social/post/3LHNR2O6KB22H',
+  'https://bsky.app/profile/kamhoyung.bsky.social/post/3lhnr2o6kb22',
+  'https://bsky.app/profile/kamhoyung.bsky.social/post/3lhnr2o6kb22h/likes',
+  'https://bsky.app/profile/kamhoyung.bsky.social',
+  'https://bsky.app/profile/nodot/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/-bad-.bsky.social/post/3lhnr2o6kb22h',
+  'https://bsky.app/profile/a%2eb.com/post/3lhnr2o6kb22h',
+  'https://bsky.app:444/profile/a.b.com/post/3lhnr2o6kb22h',
+  'https://bsky.app.evil.com/profile/a.b.com/post/3lhnr2o6kb22h',
+  'https://staging.bsky.app/profile/a.b.com/post/3lhnr2o6kb22h',
+  'at://did:plc:l7mosai5i2u562b5qbosw6c7/app.bsky.feed.post/3lhnr2o6kb22h',
   'https://www.instagram.com/reel/abc/',
   'https://example.com/x',
 ];
 
 describe('the client link rule from GET /api/platforms', () => {
-  it.each([builtIn, clips])("accepts exactly what %s's parseLink accepts", (platform) => {
+  it.each([builtIn, bluesky, clips])("accepts exactly what %s's parseLink accepts", (platform) => {
     for (const link of CORPUS) {
       expect(platformOfLink(link, [info(platform)]) !== null, JSON.stringify(link)).toBe(
         platform.parseLink(link) !== null,
@@ -78,6 +101,11 @@ describe('the client link rule from GET /api/platforms', () => {
     expect(platformOfLink(builtIn.exampleUrl, both)?.id).toBe(builtIn.id);
     expect(platformOfLink(clips.exampleUrl, both)?.id).toBe('clips');
     expect(platformNames(both)).toBe(`${builtIn.name} or Clips`);
+    const all = [info(builtIn), info(bluesky), info(clips)];
+    expect(platformOfLink(bluesky.exampleUrl, all)?.id).toBe('bluesky');
+    expect(
+      platformOfLink('https://bsky.app/profile/did:plc:l7mosai5i2u562b5qbosw6c7/post/3lhnr2o6kb22h', all)?.id,
+    ).toBe('bluesky');
     expect(linkShape('  HTTPS://Clips.Example./v/abcd1234?x=1#y ')).toBe('https://clips.example/v/abcd1234');
   });
 

@@ -11,7 +11,7 @@ import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/platf
 import { extractScope, readVideoPage } from '../../src/server/platforms/tiktok/page-parser.js';
 import { errorForStatus } from '../../src/server/platforms/tiktok/errors.js';
 
-const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
+const FIX = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 const read = (f: string) => fs.readFileSync(path.join(FIX, f), 'utf8');
 const html2026 = read('real_2026-09-28_video_7504044860782021930.REDUCED.html');
 const deleted = read('real_2026-09-28_video_7550459646654418189_status10204_deleted.REDUCED.html');

@@ -9,11 +9,10 @@ import { renewTikTokUrls } from '../../src/server/platforms/tiktok/renew-urls.js
 import { soundInHead } from '../../src/server/adapters/media/mp4-head.js';
 import { hevcWhole, toneMp4 } from '../fakes/media-samples.js';
 
-const CONSTRUCTED = path.resolve(import.meta.dirname, '../fixtures/tiktok');
-const REAL = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
+const FIX = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 
-function map(file: string, dir = CONSTRUCTED) {
-  const page = readVideoPage(fs.readFileSync(path.join(dir, file), 'utf8'));
+function map(file: string) {
+  const page = readVideoPage(fs.readFileSync(path.join(FIX, file), 'utf8'));
   if (!page.ok) throw page.error;
   return { item: page.item, video: mapItemStruct(page.item, '0') };
 }
@@ -22,7 +21,7 @@ const summary = (o: { quality: string; codec: string; form?: string; width: numb
 
 describe('TikTok post variants', () => {
   it('real 2026 page: DASH HEVC 1080p/720p paired with the best AAC track; H.264 hd/sd whole', () => {
-    const { video } = map('real_2026-09-28_video_7504044860782021930.REDUCED.html', REAL);
+    const { video } = map('real_2026-09-28_video_7504044860782021930.REDUCED.html');
     expect(video.options.map(summary)).toEqual([
       '1080p hevc split 1080x1920',
       '720p hevc split 720x1280',

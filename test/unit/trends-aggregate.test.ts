@@ -6,7 +6,7 @@ import { observationFromItemStruct } from '../../src/server/platforms/tiktok/obs
 import { categoryOf, categoryOfTag, categoriseNews } from '../../src/server/services/trends-categories.js';
 import { curveGrowth, tiktokOneHashtags } from '../../src/server/services/trends-analysis.service.js';
 
-const FIX = path.resolve(import.meta.dirname, '../../../shared/fixtures/tiktok');
+const FIX = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 describe('first-party observations from real itemStructs', () => {
   it('maps the 2026 page: author, followers, tags from textExtra, music, counts', () => {
     const scope = JSON.parse(

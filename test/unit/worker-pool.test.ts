@@ -22,14 +22,10 @@ function gate() {
 }
 
 describe('media pool: a plain concurrency limit', () => {
-  it('starts waiting jobs in arrival order, whatever their owner or plan', async () => {
+  it("starts waiting jobs in arrival order (owner and plan are the job queue's order only)", async () => {
     const pool = createWorkerPool({ concurrency: 1, maxQueue: 20 });
     const g = gate();
-    const all = [
-      pool.run(g.job('a1'), undefined, { owner: 'a', priority: 1 }),
-      pool.run(g.job('a2'), undefined, { owner: 'a', priority: 1 }),
-      pool.run(g.job('b1'), undefined, { owner: 'b', priority: 2 }),
-    ];
+    const all = [pool.run(g.job('a1')), pool.run(g.job('a2')), pool.run(g.job('b1'))];
     for (const n of ['a1', 'a2', 'b1']) {
       await new Promise((r) => setImmediate(r));
       expect(g.started.at(-1)).toBe(n);

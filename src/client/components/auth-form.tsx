@@ -1,9 +1,10 @@
 // Sign in or create an account, in place: the sign-in page, the landing page's Download and the
 // signed-out "Sign in to use …" screens all use it. With an OpenID provider it is a link instead.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { AuthUser } from '@shared/contracts/auth';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { authLogin, authProvidersGet, authRegister } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
 
 export function AuthForm({
   initialMode = 'signin',
@@ -22,24 +23,23 @@ export function AuthForm({
   const [mode, setMode] = useState(initialMode);
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
-  const providers = useQuery<{ local: boolean; oidc: boolean }>({ queryKey: ['/api/auth/providers'] });
+  // Sent ready by the server (decision 0074), the form is on screen before its script: until React
+  // runs it, the button stays disabled so a native submit cannot put the password in the URL.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const providers = useQuery({ queryKey: ['/api/auth/providers'], queryFn: authProvidersGet });
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const body: Record<string, string> = {
-      email: String(form.get('email') ?? ''),
-      password: String(form.get('password') ?? ''),
-    };
-    if (mode === 'register') {
-      for (const k of ['firstName', 'lastName']) if (form.get(k)) body[k] = String(form.get(k));
-    }
+    const body = { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') };
+    const names: Record<string, string> = {};
+    for (const k of ['firstName', 'lastName']) if (form.get(k)) names[k] = String(form.get(k));
     setPending(true);
     setError(null);
     try {
-      const res = await apiRequest('POST', mode === 'register' ? '/api/auth/register' : '/api/auth/login', body);
-      await onSignedIn((await res.json()) as AuthUser);
+      await onSignedIn(await (mode === 'register' ? authRegister({ ...body, ...names }) : authLogin(body)));
     } catch (err) {
       setError(serverMessage(err) ?? 'Something went wrong. Please try again.');
       setPending(false);
@@ -105,7 +105,7 @@ export function AuthForm({
           )}
           <button
             type="submit"
-            disabled={pending}
+            disabled={pending || !hydrated}
             className="w-full rounded-md bg-violet-600 px-4 py-2 font-semibold text-white hover:bg-violet-700 disabled:opacity-60"
           >
             {pending ? 'Please wait...' : mode === 'signin' ? 'Sign in' : 'Create account'}

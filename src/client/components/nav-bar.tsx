@@ -1,5 +1,5 @@
 // The sticky app bar of SPEC 2 'Navigation bar'.
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Lock, LogOut, Menu, X } from 'lucide-react';
 import { Logo } from './logo';
@@ -115,17 +115,21 @@ export function NavBar() {
           </button>
         </div>
       </div>
-      <nav
-        data-testid="desktop-nav"
-        data-visible={showRow}
-        aria-label="Main"
-        className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200
+      {/* Hidden on phones and heavy with tooltips: its own boundary, hydrated in a later, lower
+          priority pass on a first screen (decision 0078). */}
+      <Suspense fallback={null}>
+        <nav
+          data-testid="desktop-nav"
+          data-visible={showRow}
+          aria-label="Main"
+          className={`mx-auto hidden max-w-7xl flex-wrap gap-1 overflow-hidden px-4 transition-all duration-200
           md:flex ${showRow ? 'max-h-20 pb-2 opacity-100' : 'max-h-0 pb-0 opacity-0'}`}
-      >
-        {NAV_ITEMS.map((item) => (
-          <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />
-        ))}
-      </nav>
+        >
+          {NAV_ITEMS.map((item) => (
+            <NavEntry key={item.path} item={item} locked={locked} loading={loading} mobile={false} />
+          ))}
+        </nav>
+      </Suspense>
       {menuOpen && (
         <nav
           data-testid="mobile-nav"

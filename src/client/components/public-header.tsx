@@ -1,10 +1,11 @@
 import { LogIn } from 'lucide-react';
 import { Logo } from './logo';
+import { Static } from './static-html';
 
-/** Header for signed-out visitors: the logo and Sign In. */
+/** Header for signed-out visitors: the logo and Sign In. Runs nothing: kept as sent (decision 0078). */
 export function PublicHeader() {
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <Static as="header" className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
         <Logo />
         <a
@@ -14,6 +15,6 @@ export function PublicHeader() {
           <LogIn className="h-4 w-4" aria-hidden /> Sign In
         </a>
       </div>
-    </header>
+    </Static>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuthSession, AuthUser } from '@shared/contracts/auth';
+import type { AuthUser } from '@shared/contracts/auth';
+import { authSessionGet } from '../lib/api';
 
 /**
  * The current user: null when signed out. Asked of /api/auth/session, which answers 200 either way,
@@ -10,11 +11,11 @@ import type { AuthSession, AuthUser } from '@shared/contracts/auth';
 export function useAuth() {
   const { data, isLoading } = useQuery<AuthUser | null>({
     queryKey: ['/api/auth/user'],
-    queryFn: async () => {
-      const res = await fetch('/api/auth/session', { credentials: 'include' });
-      if (!res.ok) return null;
-      return ((await res.json()) as AuthSession).user;
-    },
+    queryFn: () =>
+      authSessionGet().then(
+        (s) => s.user,
+        () => null,
+      ),
     retry: false,
     staleTime: 0,
     refetchOnMount: true,

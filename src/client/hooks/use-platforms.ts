@@ -1,11 +1,11 @@
 // The video platforms this server has and their link shapes (GET /api/platforms), for link fields
 // and the texts that name the platforms: the client carries no platform's rule of its own (issue 30).
 import { useQuery } from '@tanstack/react-query';
-import type { PlatformInfo } from '@shared/contracts/platforms';
+import { platformsGet } from '../lib/api';
 import { platformNames } from '@shared/platform-links';
 
 export function usePlatforms() {
-  const { data } = useQuery<PlatformInfo[]>({ queryKey: ['/api/platforms'] });
+  const { data } = useQuery({ queryKey: ['/api/platforms'], queryFn: platformsGet });
   const platforms = data ?? [];
   return {
     platforms,

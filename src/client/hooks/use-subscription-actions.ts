@@ -1,13 +1,10 @@
 // Subscribe, confirm the provider's return, cancel: the calls of SPEC 7 with the toasts of SPEC 8
 // 'Subscription'. Every change refreshes the status and the current user (the header badge).
 import { useMutation } from '@tanstack/react-query';
-import type {
-  SubscriptionCancelResponse,
-  SubscriptionConfirmRequest,
-  SubscriptionConfirmResponse,
-  SubscriptionCreateResponse,
-} from '@shared/contracts/subscription';
-import { apiRequest, queryClient, serverMessage } from '../lib/query-client';
+import type { SubscriptionConfirmRequest } from '@shared/contracts/subscription';
+import { subscriptionCancel, subscriptionConfirm, subscriptionCreate } from '../lib/api';
+import { ApiError, errorCode, serverMessage } from '../lib/api-error';
+import { queryClient } from '../lib/query-client';
 import { toast } from './use-toast';
 import { SUBSCRIPTION_STATUS_KEY } from './use-subscription';
 
@@ -16,7 +13,7 @@ export function refreshBilling() {
   void queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
 }
 
-const statusOf = (err: unknown) => (err instanceof Error ? Number(/^(\d{3}):/.exec(err.message)?.[1] ?? 0) : 0);
+const statusOf = (err: unknown) => (err instanceof ApiError ? err.status : 0);
 
 export function signInRequired() {
   toast({ title: 'Sign In Required', description: 'Please sign in to subscribe to Pro.', variant: 'destructive' });
@@ -27,7 +24,7 @@ function createFailed(err?: unknown) {
   const message = serverMessage(err) ?? '';
   const description = /email/i.test(message)
     ? 'Please ensure your account profile has a valid email address to create a subscription.'
-    : /not available/i.test(message)
+    : errorCode(err) === 'billing.unavailable'
       ? message
       : 'Failed to create PayPal subscription';
   toast({ title: 'Error', description, variant: 'destructive' });
@@ -35,8 +32,7 @@ function createFailed(err?: unknown) {
 
 export function useCreateSubscription() {
   return useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest('POST', '/api/subscription/create')).json()) as SubscriptionCreateResponse,
+    mutationFn: subscriptionCreate,
     onSuccess: (data) => {
       if (data.approvalUrl) {
         window.location.assign(data.approvalUrl); // the provider's approval page
@@ -51,7 +47,7 @@ export function useCreateSubscription() {
     onError: (err) => {
       const status = statusOf(err);
       if (status === 401) return signInRequired();
-      if (status === 409) {
+      if (errorCode(err) === 'billing.already_subscribed') {
         refreshBilling();
         return toast({
           title: 'Already subscribed',
@@ -66,8 +62,7 @@ export function useCreateSubscription() {
 
 export function useConfirmSubscription() {
   return useMutation({
-    mutationFn: async (body: SubscriptionConfirmRequest) =>
-      (await (await apiRequest('POST', '/api/subscription/confirm', body)).json()) as SubscriptionConfirmResponse,
+    mutationFn: (body: SubscriptionConfirmRequest) => subscriptionConfirm(body),
     onSuccess: (data) => {
       refreshBilling();
       if (data.success && data.subscription.isActive) {
@@ -97,8 +92,7 @@ export function useConfirmSubscription() {
 
 export function useCancelSubscription() {
   return useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest('POST', '/api/subscription/cancel')).json()) as SubscriptionCancelResponse,
+    mutationFn: subscriptionCancel,
     onSuccess: (data) => {
       refreshBilling();
       toast({ title: 'Subscription Cancelled', description: data.message });

@@ -6,8 +6,9 @@ import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react
 import type { AudioResult } from '@shared/contracts/audio';
 import { platformOfLink } from '@shared/platform-links';
 import { usePlatforms } from '../hooks/use-platforms';
-import { serverMessage } from '../lib/query-client';
-import { progressLabel, progressNote, requestMediaResult, type JobProgress } from '../lib/media-job';
+import { audioExtract } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
+import { progressLabel, progressNote, useMediaJob } from '../hooks/use-media-job';
 import { formatDuration, formatFileSize } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
@@ -17,11 +18,14 @@ export default function AudioExtractorPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<AudioResult | null>(null);
   const [resultLink, setResultLink] = useState('');
-  const [progress, setProgress] = useState<JobProgress>(null);
+  const job = useMediaJob((link: string) => audioExtract({ url: link }));
   const { platforms, names, example } = usePlatforms();
+  // The link's platform, when it keeps the post's sound as a file of its own.
+  const linked = platformOfLink(resultLink, platforms);
+  const soundOf = linked?.separateSound ? linked : null;
 
   const extract = useMutation({
-    mutationFn: (link: string) => requestMediaResult<AudioResult>('/api/audio/extract', { url: link }, setProgress),
+    mutationFn: job.run,
     onSuccess: (data, link) => {
       setResult(data);
       setResultLink(link);
@@ -70,8 +74,8 @@ export default function AudioExtractorPage() {
         onSubmit={submit}
         pending={extract.isPending}
         buttonLabel="Extract"
-        note={progressNote(progress)}
-        pendingLabel={progressLabel(progress, 'Extracting...')}
+        note={progressNote(job.status)}
+        pendingLabel={progressLabel(job.status, 'Extracting...')}
       />
       {result && (
         <section data-testid="audio-result" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
@@ -127,20 +131,24 @@ export default function AudioExtractorPage() {
             Download MP3
           </a>
           {/* The sound as the platform stores it, copied (issue 28), through the downloader's own link. */}
-          <a
-            href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
-            download
-            className={
-              'mt-2 flex w-full items-center justify-center gap-2 rounded-lg ' +
-              'border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50'
-            }
-          >
-            <Music className="h-5 w-5" aria-hidden />
-            Original sound (as {names} stores it)
-          </a>
-          <p data-testid="sound-note" className="mt-2 text-center text-xs text-slate-500">
-            The 192 kbit/s MP3 is larger, not better: {names} stores the sound at about 64–128 kbit/s.
-          </p>
+          {soundOf && (
+            <>
+              <a
+                href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
+                download
+                className={
+                  'mt-2 flex w-full items-center justify-center gap-2 rounded-lg ' +
+                  'border border-emerald-600 px-4 py-2 font-semibold text-emerald-700 hover:bg-emerald-50'
+                }
+              >
+                <Music className="h-5 w-5" aria-hidden />
+                Original sound (as {soundOf.name} stores it)
+              </a>
+              <p data-testid="sound-note" className="mt-2 text-center text-xs text-slate-500">
+                The 192 kbit/s MP3 is larger, not better: {soundOf.name} stores the sound at about 64–128 kbit/s.
+              </p>
+            </>
+          )}
         </section>
       )}
     </ToolPage>

@@ -5,8 +5,9 @@ import { useMutation } from '@tanstack/react-query';
 import { Captions, Clock, Copy, Download, Globe, ListOrdered, User } from 'lucide-react';
 import type { TranscriptionResult } from '@shared/contracts/transcription';
 import { shortClock, toSrt, toWebVtt, transcriptFileName } from '@shared/captions';
-import { serverMessage } from '../lib/query-client';
-import { progressLabel, progressNote, requestMediaResult, type JobProgress } from '../lib/media-job';
+import { transcriptionGenerate } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
+import { progressLabel, progressNote, useMediaJob } from '../hooks/use-media-job';
 import { formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { saveTextFile, ToolPage, UrlToolForm } from '../components/media-tools/tool-shell';
@@ -21,6 +22,7 @@ const INVALID_FORMAT = 'Invalid transcription response format';
 const ENGINE_LABEL: Record<TranscriptionResult['engine'], string> = {
   captions: "From the video's own captions",
   api: 'Automatic transcription (suggestion, check before publishing)',
+  whisper: 'Automatic transcription by Whisper (suggestion, check before publishing)',
   offline: 'Automatic transcription (suggestion, check before publishing)',
 };
 
@@ -32,16 +34,12 @@ function transcriptText(r: TranscriptionResult): string {
 export default function AutoCaptionsPage() {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<TranscriptionResult | null>(null);
-  const [progress, setProgress] = useState<JobProgress>(null);
+  const job = useMediaJob((link: string) => transcriptionGenerate({ url: link }));
   const { names, example } = usePlatforms();
 
   const generate = useMutation({
     mutationFn: async (link: string) => {
-      const data = await requestMediaResult<TranscriptionResult>(
-        '/api/transcription/generate',
-        { url: link },
-        setProgress,
-      );
+      const data = await job.run(link);
       if (!data || !Array.isArray(data.segments)) throw new Error(INVALID_FORMAT);
       return data;
     },
@@ -104,8 +102,8 @@ export default function AutoCaptionsPage() {
         onSubmit={submit}
         pending={generate.isPending}
         buttonLabel="Generate Captions"
-        note={progressNote(progress)}
-        pendingLabel={progressLabel(progress, 'Generating...')}
+        note={progressNote(job.status)}
+        pendingLabel={progressLabel(job.status, 'Generating...')}
       />
       {r && (
         <section

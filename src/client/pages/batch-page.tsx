@@ -6,7 +6,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Download, Layers, Loader2, RotateCcw, XCircle } from 'lucide-react';
 import type { BatchItem, BatchView } from '@shared/contracts/batch';
 import { BATCH_MAX_URLS } from '@shared/contracts/batch';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { batchCreate, batchGet, batchRetry } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import { BATCH_UPSELL } from '../components/upsell-samples';
@@ -117,17 +118,16 @@ export default function BatchPage() {
   const links = allLinks(text, platforms);
 
   // Live states: asked again every 1.5 s until nothing waits.
-  const batch = useQuery<BatchView>({
+  const batch = useQuery({
     queryKey: ['/api/batch', batchId],
-    queryFn: async () => (await apiRequest('GET', `/api/batch/${batchId}`)).json(),
+    queryFn: () => batchGet(batchId as string),
     enabled: !!batchId,
     refetchInterval: (q) =>
       q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'running') ? 1500 : false,
   });
 
   const create = useMutation({
-    mutationFn: async (urls: string[]) =>
-      (await apiRequest('POST', '/api/batch', { urls })).json() as Promise<{ id: string }>,
+    mutationFn: (urls: string[]) => batchCreate({ urls }),
     onSuccess: (data) => setBatchId(data.id),
     onError: (err) =>
       toast({
@@ -137,7 +137,7 @@ export default function BatchPage() {
       }),
   });
   const retry = useMutation({
-    mutationFn: async () => (await apiRequest('POST', `/api/batch/${batchId}/retry`, {})).json() as Promise<BatchView>,
+    mutationFn: () => batchRetry(batchId as string),
     onSuccess: (data) => queryClient.setQueryData(['/api/batch', batchId], data),
     onError: (err) =>
       toast({ title: 'Retry failed', description: serverMessage(err) ?? 'Please try again.', variant: 'destructive' }),

@@ -4,7 +4,9 @@ import { Link } from 'wouter';
 import { useState } from 'react';
 import { CalendarDays, ExternalLink, Pencil, Trash2 } from 'lucide-react';
 import type { BlogPost } from '@shared/contracts/blog';
-import { apiRequest, queryClient, serverMessage } from '../lib/query-client';
+import { blogPostDelete, blogPostsList } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
+import { queryClient } from '../lib/query-client';
 import { toast } from '../hooks/use-toast';
 import { Spinner } from '../components/ui/spinner';
 import { BlogPostForm } from '../components/blog/blog-post-form';
@@ -16,7 +18,7 @@ export function formatPostDate(iso: string): string {
 
 function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
   const remove = useMutation({
-    mutationFn: () => apiRequest('DELETE', `/api/blog/posts/${post.id}`),
+    mutationFn: () => blogPostDelete(post.id),
     onSuccess: () => {
       toast({ title: 'Post deleted' });
       void queryClient.invalidateQueries({ queryKey: ['/api/blog/posts'] });
@@ -102,7 +104,7 @@ function PostRow({ post, onEdit }: { post: BlogPost; onEdit: () => void }) {
 }
 
 export default function BlogPage() {
-  const posts = useQuery<BlogPost[]>({ queryKey: ['/api/blog/posts'] });
+  const posts = useQuery({ queryKey: ['/api/blog/posts'], queryFn: blogPostsList });
   const [editing, setEditing] = useState<BlogPost | null>(null);
   return (
     <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import { CalendarDays } from 'lucide-react';
-import type { PublicBlogPost } from '@shared/contracts/blog';
+import { blogPublicGet } from '../lib/api';
 import { Spinner } from '../components/ui/spinner';
 import { PostImage } from '../components/blog/post-image';
 
@@ -21,7 +21,7 @@ const PROSE =
 
 export default function BlogPostPage() {
   const { slug = '' } = useParams<{ slug: string }>();
-  const post = useQuery<PublicBlogPost>({ queryKey: ['/api/blog/public', encodeURIComponent(slug)] });
+  const post = useQuery({ queryKey: ['/api/blog/public', slug], queryFn: () => blogPublicGet(slug) });
 
   useEffect(() => {
     if (post.data) document.title = `${post.data.title} | Social Media Toolkit`;

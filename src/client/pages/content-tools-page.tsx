@@ -10,7 +10,8 @@ import {
   type PlatformOptimization,
 } from '@shared/contracts/content';
 import { PLATFORM_LIMITS } from '@shared/platform-limits';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { contentOptimize } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import {
@@ -94,8 +95,7 @@ export default function ContentToolsPage() {
   }, [result]);
 
   const optimize = useMutation({
-    mutationFn: async (body: { content: string; platforms: ContentPlatform[] }) =>
-      (await apiRequest('POST', '/api/content/optimize', body)).json() as Promise<OptimizeResult>,
+    mutationFn: (body: { content: string; platforms: ContentPlatform[] }) => contentOptimize(body),
     onSuccess: (data) => {
       if (!data || !Array.isArray(data.platforms)) {
         toast({

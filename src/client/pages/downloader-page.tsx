@@ -1,11 +1,12 @@
 // The Downloader (SPEC 2 'Downloader', SPEC 4 'Fetch'/'Download', SPEC 8 'Downloader' toasts).
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Crown } from 'lucide-react';
-import type { RecentDownload, VideoInfo } from '@shared/contracts/video';
+import type { VideoInfo } from '@shared/contracts/video';
 import { FREE_DOWNLOAD_LIMIT, UPGRADE_MODAL_AFTER } from '@shared/constants';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { downloadsClear, recentDownloadsGet, videoInfoFetch } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
 import { toast } from '../hooks/use-toast';
 import { SUBSCRIPTION_STATUS_KEY, useSubscriptionStatus } from '../hooks/use-subscription';
 import { UrlForm } from '../components/downloader/url-form';
@@ -18,7 +19,7 @@ import {
   RecentDownloads,
   UpgradeModal,
 } from '../components/downloader/page-sections';
-import { DownloadError, useVideoDownload } from '../components/downloader/use-video-download';
+import { downloadFailure, useVideoDownload } from '../components/downloader/use-video-download';
 import { useIncomingLink } from '../hooks/use-incoming-link';
 import { usePlatforms } from '../hooks/use-platforms';
 import { SiteFooter } from '../components/site-footer';
@@ -32,12 +33,11 @@ export default function DownloaderPage() {
   const [upgradeOpen, setUpgradeOpen] = useState(false);
   const { names } = usePlatforms();
   const status = useSubscriptionStatus();
-  const recent = useQuery<RecentDownload[]>({ queryKey: RECENT_KEY });
+  const recent = useQuery({ queryKey: RECENT_KEY, queryFn: recentDownloadsGet });
   const { progress, start } = useVideoDownload();
 
   const fetchInfo = useMutation({
-    mutationFn: async (link: string) =>
-      (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
+    mutationFn: (link: string) => videoInfoFetch({ url: link }),
     onSuccess: (data) => {
       setInfo(data);
       toast({
@@ -57,7 +57,7 @@ export default function DownloaderPage() {
   });
 
   const clear = useMutation({
-    mutationFn: () => apiRequest('DELETE', '/api/downloads'),
+    mutationFn: downloadsClear,
     onSettled: () => queryClient.invalidateQueries({ queryKey: RECENT_KEY }),
   });
 
@@ -84,17 +84,17 @@ export default function DownloaderPage() {
       });
       if (s && !s.isProUser && countBefore >= UPGRADE_MODAL_AFTER) setUpgradeOpen(true);
     } catch (err) {
-      const e = err instanceof DownloadError ? err : null;
-      if (e?.body?.limitReached) {
+      const f = downloadFailure(err);
+      if (f.limitReached) {
         toast({
           title: 'Download Limit Reached',
-          description: e.message || `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`,
+          description: f.message ?? `You've reached the free plan limit of ${FREE_DOWNLOAD_LIMIT} downloads.`,
           variant: 'destructive',
         });
       } else {
         toast({
           title: 'Download failed',
-          description: e?.message || 'Failed to download video',
+          description: f.message ?? 'Failed to download video',
           variant: 'destructive',
         });
       }
@@ -147,9 +147,12 @@ export default function DownloaderPage() {
             />
           )
         )}
-        <FeatureTiles />
-        <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
-        <SiteFooter className="mt-12" />
+        {/* Below the fold: its own boundary, so a first screen hydrates it in a later pass (decision 0078). */}
+        <Suspense fallback={null}>
+          <FeatureTiles />
+          <RecentDownloads items={recent.data ?? []} onClear={() => clear.mutate()} clearing={clear.isPending} />
+          <SiteFooter className="mt-12" />
+        </Suspense>
       </main>
       <UpgradeModal open={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
     </div>

@@ -4,7 +4,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Hash, Lightbulb, Loader2 } from 'lucide-react';
 import type { HashtagRequest, HashtagResult } from '@shared/contracts/hashtags';
-import { apiRequest, serverMessage } from '../lib/query-client';
+import { hashtagsGenerate } from '../lib/api';
+import { serverMessage } from '../lib/api-error';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import { HASHTAGS_UPSELL } from '../components/upsell-samples';
@@ -40,8 +41,7 @@ export default function HashtagGeneratorPage() {
   }, [result]);
 
   const generate = useMutation({
-    mutationFn: async (body: HashtagRequest) =>
-      (await apiRequest('POST', '/api/ai/hashtags', body)).json() as Promise<HashtagResult>,
+    mutationFn: (body: HashtagRequest) => hashtagsGenerate(body),
     onSuccess: (data) => {
       setResult(data);
       toast({ title: 'Hashtags generated!', description: 'Pick the ones that fit your video.' });

@@ -4,6 +4,8 @@
 import { PasteFirst } from '../components/downloader/paste-first';
 import { AudioLines, Captions, Download, Hash, Sparkles, TrendingUp } from 'lucide-react';
 import { SiteFooter } from '../components/site-footer';
+import { Static } from '../components/static-html';
+import { usePlatforms } from '../hooks/use-platforms';
 
 const FEATURES = [
   { icon: Download, title: 'HD Downloads', text: 'High-quality video downloads without watermarks.' },
@@ -15,6 +17,7 @@ const FEATURES = [
 ];
 
 export function LandingPage() {
+  const { platforms } = usePlatforms();
   return (
     <>
       <main>
@@ -29,9 +32,15 @@ export function LandingPage() {
             Paste a video link: see the video, then save it without a watermark.
           </p>
           <PasteFirst />
+          {platforms.length > 0 && (
+            <p data-testid="platforms-note" className="mt-3 text-sm text-slate-600">
+              Links that work: {platforms.map((p) => p.name).join(', ')}.
+            </p>
+          )}
         </section>
 
-        <section className="mx-auto max-w-5xl px-4 pb-12 pt-10 text-center">
+        {/* Below the paste box nothing runs: the server's HTML is kept as it is (decision 0078). */}
+        <Static as="section" className="mx-auto max-w-5xl px-4 pb-12 pt-10 text-center">
           <h2 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
             Your Complete Toolkit for{' '}
             <span className="bg-gradient-to-r from-pink-500 to-violet-600 bg-clip-text text-transparent">
@@ -51,9 +60,10 @@ export function LandingPage() {
           >
             Get Started - Sign In
           </a>
-        </section>
+        </Static>
 
-        <section
+        <Static
+          as="section"
           className="mx-auto grid max-w-6xl gap-6 px-4 pb-16 sm:grid-cols-2 lg:grid-cols-3"
           aria-label="Features"
         >
@@ -70,9 +80,9 @@ export function LandingPage() {
               <p className="mt-1 text-sm text-slate-600">{text}</p>
             </div>
           ))}
-        </section>
+        </Static>
 
-        <section className="bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-14 text-center text-white">
+        <Static as="section" className="bg-gradient-to-r from-pink-500 to-violet-600 px-4 py-14 text-center text-white">
           <h2 className="text-3xl font-bold">Ready to create better content?</h2>
           <p className="mx-auto mt-3 max-w-xl text-white/90">
             Start free with 6 downloads, upgrade to Pro for unlimited downloads and every tool.
@@ -83,7 +93,7 @@ export function LandingPage() {
           >
             Start Creating Now
           </a>
-        </section>
+        </Static>
       </main>
       <SiteFooter className="mx-auto max-w-6xl" />
     </>

@@ -9,7 +9,8 @@ const ERRORS: Record<string, string> = {
 };
 
 export default function SignInPage() {
-  const code = new URLSearchParams(window.location.search).get('error');
+  // The server renders this page only without a query (plugins/client-files.ts), hence no `window` there.
+  const code = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('error');
   return (
     <main className="flex min-h-[70vh] items-center justify-center px-4 py-10">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import type { SitePage as SitePageData } from '@shared/contracts/site-pages';
+import { sitePageGet } from '../lib/api';
 import { Spinner } from '../components/ui/spinner';
 import { SiteFooter } from '../components/site-footer';
 
@@ -16,7 +16,7 @@ const PROSE =
 export default function SitePage() {
   const [path] = useLocation();
   const name = path.replace(/^\/+|\/+$/g, '');
-  const page = useQuery<SitePageData>({ queryKey: ['/api/pages', name] });
+  const page = useQuery({ queryKey: ['/api/pages', name], queryFn: () => sitePageGet(name) });
 
   useEffect(() => {
     if (page.data) document.title = `${page.data.title} | Social Media Toolkit`;

@@ -2,8 +2,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { TRENDING_PLATFORMS, type TrendingVideo } from '@shared/contracts/trending-videos';
-import { apiRequest, errorBody, serverMessage } from '../lib/query-client';
+import { TRENDING_PLATFORMS, type TrendingPlatform } from '@shared/contracts/trending-videos';
+import { trendingVideosList } from '../lib/api';
+import { errorCode, serverMessage } from '../lib/api-error';
 import { Spinner } from '../components/ui/spinner';
 import { TrendingVideoCard } from '../components/trending/trending-video-card';
 import { CurateVideoForm } from '../components/trending/curate-video-form';
@@ -13,18 +14,12 @@ import { TRENDING_VIDEOS_UPSELL } from '../components/upsell-samples';
 export default function TrendingVideosPage() {
   const [platform, setPlatform] = useState('all');
   const [formOpen, setFormOpen] = useState(false);
-  const videos = useQuery<TrendingVideo[]>({
+  const videos = useQuery({
     queryKey: ['/api/trending-videos', platform],
-    queryFn: async () =>
-      (
-        await apiRequest(
-          'GET',
-          platform === 'all' ? '/api/trending-videos' : `/api/trending-videos?platform=${platform}`,
-        )
-      ).json(),
+    queryFn: () => trendingVideosList(platform === 'all' ? undefined : (platform as TrendingPlatform)),
   });
   const list = videos.data ?? [];
-  const proRequired = errorBody(videos.error)?.code === 'billing.pro_required';
+  const proRequired = errorCode(videos.error) === 'billing.pro_required';
 
   return (
     <main className="mx-auto max-w-7xl space-y-6 px-4 py-8">

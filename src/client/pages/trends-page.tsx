@@ -16,7 +16,8 @@ import {
 } from 'lucide-react';
 import type { TrendsAnalysis } from '@shared/contracts/trends';
 import { TRENDS_REFETCH_MS, TRENDING_CARD_TAGS } from '@shared/constants';
-import { errorBody, serverMessage } from '../lib/query-client';
+import { trendsAnalysisGet } from '../lib/api';
+import { errorCode, serverMessage } from '../lib/api-error';
 import { formatAge, formatDuration } from '../lib/format';
 import { toast } from '../hooks/use-toast';
 import { ProUpsell } from '../components/pro-upsell';
@@ -37,7 +38,11 @@ const button =
   'inline-flex items-center gap-2 rounded-md bg-violet-600 px-4 py-2 text-sm font-semibold text-white hover:bg-violet-700';
 
 export default function TrendsPage() {
-  const query = useQuery<TrendsAnalysis>({ queryKey: ['/api/trends/analysis'], refetchInterval: TRENDS_REFETCH_MS });
+  const query = useQuery({
+    queryKey: ['/api/trends/analysis'],
+    queryFn: trendsAnalysisGet,
+    refetchInterval: TRENDS_REFETCH_MS,
+  });
   const { data, error, isLoading, refetch, isFetching } = query;
   const toasted = useRef<unknown>(null);
   useEffect(() => {
@@ -94,7 +99,7 @@ export default function TrendsPage() {
   );
 }
 
-const isProGate = (error: unknown) => errorBody(error)?.code === 'billing.pro_required';
+const isProGate = (error: unknown) => errorCode(error) === 'billing.pro_required';
 
 function isEmpty(d: TrendsAnalysis): boolean {
   return (

@@ -1,13 +1,14 @@
 // Minimal service worker: makes the app installable and opens the app shell offline.
-// It caches the shell only (the page and its hashed /assets/ files). API answers and media
+// It caches the shell only (the plain page, /index.html, and its hashed /assets/ files); not `/`,
+// whose answer is a first screen rendered for who asked (decision 0074). API answers and media
 // (/api/*, video, audio, thumbnails) are never cached: quotas, sessions and files stay live.
-const CACHE = 'smt-shell-v1';
+const CACHE = 'smt-shell-v2';
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((c) => c.add('/'))
+      .then((c) => c.add('/index.html'))
       .then(() => self.skipWaiting()),
   );
 });
@@ -27,7 +28,7 @@ self.addEventListener('fetch', (event) => {
   if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
   if (req.mode === 'navigate') {
     // Network first, so the server's answer (and its 404 status) wins; the cached shell offline.
-    event.respondWith(fetch(req).catch(() => caches.match('/')));
+    event.respondWith(fetch(req).catch(() => caches.match('/index.html')));
     return;
   }
   if (url.pathname.startsWith('/assets/')) {

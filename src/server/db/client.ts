@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import { closeToOthers } from '../lib/private-data-dir.js';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import * as schema from './schema.js';
+import { earlyPgliteWasm } from './pglite-wasm.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbKind = 'pglite' | 'postgres';
@@ -35,6 +37,28 @@ export function migrationsFolder(): string {
   throw new Error('migrations folder not found');
 }
 
+/**
+ * Applies the migrations not applied yet. At most starts everything is applied: one query says so
+ * (the newest applied migration is the journal's last) instead of the migrator's few statements and
+ * its transaction (decision 0075).
+ */
+async function migrateIfBehind(db: Db, migrate: () => Promise<void>): Promise<void> {
+  const folder = migrationsFolder();
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>;
+  };
+  const last = journal.entries.at(-1)?.when;
+  try {
+    const { rows } = (await db.execute(
+      sql`SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: Array<{ newest: string | number | null }> };
+    if (last !== undefined && Number(rows[0]?.newest ?? 0) >= last) return;
+  } catch {
+    // No migrations table yet: a new database.
+  }
+  await migrate();
+}
+
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
   return openPglite(path.join(opts.dataDir, 'pglite'));
@@ -49,7 +73,7 @@ export async function openPostgres(url: string): Promise<Database> {
   // next query opens a new connection.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  await migrateIfBehind(db, () => migrate(db as never, { migrationsFolder: migrationsFolder() }));
   return {
     db,
     kind: 'postgres',
@@ -57,6 +81,25 @@ export async function openPostgres(url: string): Promise<Database> {
     ping: async () => void (await pool.query('select 1')),
     close: () => pool.end(),
   };
+}
+
+/**
+ * A new database folder starts as a copy of the migrated cluster made beside the build
+ * (scripts/pglite-seed.mjs) when there is one for this PGlite version: PGlite's own initdb costs
+ * seconds of CPU (decision 0075). Without one (running from the sources), PGlite makes the cluster.
+ */
+function copySeed(dir: string): void {
+  const root = path.dirname(migrationsFolder());
+  const seed = path.join(root, 'dist', 'pglite-seed');
+  try {
+    const made = JSON.parse(fs.readFileSync(path.join(seed, 'seed.json'), 'utf8')) as { pglite?: string };
+    const pkg = path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json');
+    if (made.pglite !== (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { version: string }).version) return;
+    fs.cpSync(path.join(seed, 'cluster'), dir, { recursive: true });
+  } catch {
+    // No seed, or it was being replaced: start from nothing, as PGlite would.
+    for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
 }
 
 /**
@@ -70,24 +113,51 @@ export async function openPglite(dir: string, opts: { loadDataDir?: Blob } = {})
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const onDisk = !dir.startsWith('memory://');
   if (onDisk) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const client = new PreparedPGlite(dir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  const created = onDisk && !opts.loadDataDir && fs.readdirSync(dir).length === 0;
+  if (created) copySeed(dir);
+  // Compiled ahead by the built entry while the modules loaded (boot.ts, decision 0076).
+  const pgliteWasmModule = await earlyPgliteWasm();
+  const client = new PreparedPGlite(dir, {
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+  });
   await client.waitReady;
-  // PGlite unpacks its initial cluster with 0666 modes whatever the umask: only we may read it.
-  if (onDisk) closeToOthers(dir);
+  // PGlite unpacks its initial cluster (and the copy keeps the seed's) with 0666 modes whatever the
+  // umask: only we may read it. An existing one was closed by makeDataDirPrivate at the start.
+  if (created) closeToOthers(dir);
   const db = drizzle(client, { schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  await migrateIfBehind(db, () => migrate(db as never, { migrationsFolder: migrationsFolder() }));
   client.preparing = true;
+  // The queue's statements asked and not answered yet: the close waits for them (pg-boss sends a
+  // finished job's complete() without awaiting it, just before its stop lets the database close).
+  const asked = new Set<Promise<unknown>>();
+  const jobStatement = async (text: string, values?: unknown[]) => {
+    // PGlite answers without waiting on I/O, so pg-boss's chains of statements (its start, its
+    // polls) would run as one long task: each statement lets waiting requests in first (0075).
+    await new Promise((resolve) => setImmediate(resolve));
+    return values?.length
+      ? { rows: (await client.query(text, values)).rows }
+      : { rows: (await client.exec(text)).at(-1)?.rows ?? [] };
+  };
   return {
     db,
     kind: 'pglite',
     // Several statements in one text (pg-boss's schema, its transactions) go through exec, whole.
     jobs: {
-      executeSql: async (text: string, values?: unknown[]) =>
-        values?.length
-          ? { rows: (await client.query(text, values)).rows }
-          : { rows: (await client.exec(text)).at(-1)?.rows ?? [] },
+      executeSql: (text: string, values?: unknown[]) => {
+        const answer = jobStatement(text, values);
+        asked.add(answer);
+        answer.then(
+          () => asked.delete(answer),
+          () => asked.delete(answer),
+        );
+        return answer;
+      },
     },
     ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    close: async () => {
+      await Promise.allSettled([...asked]);
+      await client.close();
+    },
   };
 }

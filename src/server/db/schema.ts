@@ -106,10 +106,11 @@ export const downloads = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     url: varchar('url', { length: 1000 }).notNull(),
     platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM), // the registry id
-    videoId: varchar('video_id', { length: 32 }),
+    videoId: varchar('video_id', { length: 128 }),
     title: text('title'),
     author: varchar('author', { length: 255 }),
-    thumbnail: varchar('thumbnail', { length: 2000 }),
+    // The video had a thumbnail: its link (routes/video.links.ts thumbnailUrl) is made from the ids when answered.
+    hasThumbnail: boolean('has_thumbnail').notNull().default(false),
     duration: integer('duration'),
     views: bigint('views', { mode: 'number' }),
     likes: bigint('likes', { mode: 'number' }),
@@ -179,6 +180,12 @@ export const blogPosts = pgTable('blog_posts', {
   authorId: varchar('author_id', { length: 36 })
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  // Rendered once, on save (issue 34, decision 0042): the sanitised HTML, a plain-text summary for
+  // link previews, and the renderer version and image-relay key they were made with (another
+  // version is rendered again at start, or on its first read).
+  contentHtml: text('content_html'),
+  summary: text('summary'),
+  htmlVersion: varchar('html_version', { length: 40 }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -221,7 +228,7 @@ export const mediaResults = pgTable('media_results', {
   key: varchar('key', { length: 255 }).primaryKey(), // e.g. 'audio:<videoId>'
   kind: varchar('kind', { length: 30 }).notNull(),
   platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM),
-  videoId: varchar('video_id', { length: 32 }),
+  videoId: varchar('video_id', { length: 128 }),
   storageKey: varchar('storage_key', { length: 500 }).notNull(),
   contentType: varchar('content_type', { length: 100 }).notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
@@ -237,7 +244,7 @@ export const videoObservations = pgTable(
   {
     id: serial('id').primaryKey(),
     platform: varchar('platform', { length: 32 }).notNull().default(DEFAULT_PLATFORM),
-    videoId: varchar('video_id', { length: 32 }).notNull(),
+    videoId: varchar('video_id', { length: 128 }).notNull(),
     description: text('description'),
     author: varchar('author', { length: 255 }),
     authorNickname: varchar('author_nickname', { length: 255 }),

@@ -1,8 +1,12 @@
-// Every kind of background work, declared once (issue 30): its name, its payload, the queue it runs
-// on, its retry rule and its time limit. Its handler is registered by the service that owns the
-// work, and the start stops with a clear line when a kind has no handler or a handler no kind
-// (checkHandlers). Adding a kind is one entry here plus its handler's register() call; see
-// docs/architecture.md, "Background work".
+// Every kind of background work, declared once (issues 30, 35): its name, its payload, what its
+// handler gives back, the queue it runs on, its retry rule, its time limit and its place in line.
+// Nothing else sets them: callers name a kind and hand its payload (jobs/dispatcher.ts and
+// services/media-jobs.service.ts are typed by this file, so a wrong name or payload does not
+// compile), and the start stops with a clear line when a kind has no handler or a handler no kind
+// (checkHandlers). Adding a kind is its payload and its entry here (and, if it is not a media kind,
+// its name in MediaJobName's exclusions) plus its handler; see docs/architecture.md, "Jobs and
+// schedules".
+import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { RetryRule } from './retry-rule.js';
 
 /** The payload of each kind: what its handler needs on any node (plain JSON). */
@@ -10,7 +14,7 @@ export interface JobPayloads {
   /** MP3 of a video's sound. Its source is a link, or an upload's `upload:<id>` (the studio): a URL. */
   audio: { url: string };
   /** Listening to the sound (transcription engines that need the media); a link or an upload, as audio. */
-  transcript: { url: string };
+  transcript: { url: string; language?: string };
   /** The HEVC file of one quality with its sound (no retries: the caller falls back to the next file). */
   remux: { platform: string; videoId: string; quality: string; alternate?: number };
   /** A photo post's slides as a ZIP. */
@@ -22,14 +26,19 @@ export interface JobPayloads {
   /** The caption studio's copy of a linked video (the preview's and the render's source). */
   'studio-source': { url: string };
   /** A caption project burned into its video (no retries: the person watching says try again). */
-  'caption-render': { projectId: string; userId: string };
+  'caption-render': { projectId: string; userId: string; revision: number };
   /** One link of a batch (its own queue: items of one batch take turns with other batches). */
   'batch.item': { itemId: number };
   /** One turn of a scheduled task (queue `schedule.<task>`). */
-  schedule: Record<string, never>;
+  schedule: { task: string };
 }
 export type JobName = keyof JobPayloads;
 export type JobOf<N extends JobName> = JobPayloads[N];
+
+/** The kinds of the media queue: each stores one media result under its key. */
+export type MediaJobName = Exclude<JobName, 'batch.item' | 'schedule'>;
+/** What a handler gives back: a media kind its stored result; the others nothing. */
+export type JobResult<N extends JobName> = N extends MediaJobName ? MediaResult : undefined;
 
 /** Time limits from configuration, in seconds. */
 export interface JobLimits {
@@ -37,25 +46,48 @@ export interface JobLimits {
   batchItem: number;
 }
 
+/** Who asks for a media job: its owner (a user id; none: the anonymous owner) and their plan. */
+export interface JobOwner {
+  owner?: string;
+  /** Higher first: 2 Pro (and Pro's batch items), 1 free, 0 no one signed in. */
+  plan?: number;
+}
+
+/** What a job's place in line is made of. */
+export interface JobOrder {
+  /** The asker's plan (JobOwner.plan). */
+  plan?: number;
+  /** The asker's jobs already open on the queue (owners take turns). */
+  ownerOpen?: number;
+  /** The job's place in its batch (every batch's first items before anyone's tail). */
+  place?: number;
+}
+
 export interface JobKind {
-  /** The pg-boss queue its jobs go to. */
+  /** The pg-boss queue its jobs go to (`schedule`: one queue `schedule.<task>` per task). */
   queue: 'media' | 'batch.item' | 'schedule';
   retry: RetryRule;
   /** A job running longer than this was lost with its worker: the queue hands it to another. */
   timeoutSeconds: (limits: JobLimits) => number;
+  /** Higher runs first (pg-boss's job priority). */
+  priority: (order: JobOrder) => number;
 }
+
+/** Media jobs: Pro before free, then the owner with fewer open jobs first. */
+const mediaPriority = (o: JobOrder) => (o.plan ?? 0) * 1000 + Math.max(0, 999 - (o.ownerOpen ?? 0));
 
 /** The media queue's kinds run a handler of MEDIA_TIMEOUT_SECONDS, plus a minute of slack. */
 const media = (retries = 2): JobKind => ({
   queue: 'media',
   retry: { retries, backoffSeconds: 1 },
   timeoutSeconds: (l) => l.media + 60,
+  priority: mediaPriority,
 });
 
 export const JOB_CATALOGUE: Record<JobName, JobKind> = {
   audio: media(),
   transcript: media(),
-  remux: media(0),
+  remux: media(0), // a part that does not come is a fallback to the next file, at once
   images: media(),
   slideshow: media(),
   preview: media(0), // a person is watching the card: a failure is shown at once
@@ -65,11 +97,17 @@ export const JOB_CATALOGUE: Record<JobName, JobKind> = {
     queue: 'batch.item',
     retry: { retries: 2, backoffSeconds: 5 },
     timeoutSeconds: (l) => l.batchItem,
+    priority: (o) => Math.max(0, 100 - (o.place ?? 0)),
   },
-  schedule: { queue: 'schedule', retry: { retries: 0, backoffSeconds: 0 }, timeoutSeconds: () => 3600 },
+  schedule: {
+    queue: 'schedule',
+    retry: { retries: 0, backoffSeconds: 0 },
+    timeoutSeconds: () => 3600,
+    priority: () => 0,
+  },
 };
 
-/** The kinds that run on a queue (all of them share MEDIA_QUEUE, the rest have their own). */
+/** The kinds that run on a queue. */
 export const kindsOn = (queue: JobKind['queue'], catalogue: Record<string, JobKind> = JOB_CATALOGUE) =>
   Object.keys(catalogue).filter((k) => catalogue[k].queue === queue);
 

@@ -1,11 +1,15 @@
 // Which passwords we accept (NIST SP 800-63B §3.1.1.2; decision 0029): any 8 to 256 characters
 // (the contract), except those an attacker tries first: common and breached-list passwords,
 // repeats, sequences, keyboard walks, dates, and the person's own email or name. The estimate is
-// zxcvbn-ts with its common-passwords dictionary, both from npm and loaded once, on first use.
+// zxcvbn-ts with its common-passwords dictionary, both from npm and loaded once, on first use
+// (required then, not imported: its dictionaries are megabytes the server's start does not need,
+// decision 0077).
 // No composition rules: "violet harbour lantern" is better than "P@ssw0rd!".
-import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core';
 import { fail } from '../errors.js';
+
+const load = createRequire(import.meta.url);
 
 /** zxcvbn scores 0-4; 0 and 1 mean fewer than a million guesses, what online guessing reaches. */
 const MIN_SCORE = 2;
@@ -17,7 +21,10 @@ const ESTIMATED_LENGTH = 100;
 /** Words that belong to this product: a password built on them is guessed first here. */
 const SITE_WORDS = ['social media toolkit', 'socialmediatoolkit', 'toolkit'];
 
-type Reason = 'common' | 'similar' | 'repeat' | 'pattern' | 'dates' | 'word' | 'personal';
+type Reason = 'common' | 'similar' | 'repeat' | 'pattern' | 'dates' | 'word' | 'personal' | 'blank';
+
+/** Nothing but white space (any: line breaks, tabs, Unicode spaces) and invisible characters. */
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
 
 /** zxcvbn's warning keys (its translation keys) to our reasons; others get the general message. */
 const REASONS: Record<string, Reason> = {
@@ -42,6 +49,8 @@ const REASONS: Record<string, Reason> = {
 let estimator: ZxcvbnFactory | null = null;
 function estimate(password: string, inputs: string[]): ZxcvbnResult {
   if (!estimator) {
+    const { ZxcvbnFactory } = load('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+    const common = load('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
     estimator = new ZxcvbnFactory({
       dictionary: { ...common.dictionary, siteWords: SITE_WORDS },
       graphs: common.adjacencyGraphs,
@@ -52,6 +61,8 @@ function estimate(password: string, inputs: string[]): ZxcvbnResult {
 
 /** Throws 400 auth.weak_password, saying why, for a password an attacker would try early. */
 export function checkPassword(password: string, about: { email?: string | null; names?: Array<string | null> }) {
+  // zxcvbn scores eight line breaks as random characters (issue 34): blank is blank, whatever the kind.
+  if (BLANK.test(password)) throw fail('auth.weak_password', { variant: 'blank' });
   const inputs = [about.email ?? '', (about.email ?? '').split('@')[0], ...(about.names ?? [])]
     .map((s) => (s ?? '').trim().toLowerCase())
     .filter((s) => s.length >= 3);

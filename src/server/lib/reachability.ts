@@ -10,7 +10,8 @@ export function reachability(config: Pick<Config, 'HOST' | 'PORT' | 'publicUrl' 
   if (config.publicUrlIsLoopback) {
     return (
       `listening on ${listen}, so other machines can connect, but PUBLIC_URL is ${config.publicUrl}: ` +
-      'they cannot sign in or change anything until PUBLIC_URL names the address they use'
+      'they can send GET requests (read pages and the API), but every POST, PUT, PATCH or DELETE of theirs ' +
+      '(signing up and in included) is refused (403) until PUBLIC_URL names the address they use'
     );
   }
   return `reachable from other machines at ${config.publicUrl} (listening on ${listen})`;

@@ -46,6 +46,8 @@ export interface Platform {
    * by shared/platform-links.ts `linkShape` (`https://host/path`, host lower-cased, no query).
    */
   linkPattern: RegExp;
+  /** False when its posts' sound is only inside the video (no `sound` download); default true. */
+  separateSound?: boolean;
   /** A link of this platform's shape, for placeholders. */
   exampleUrl: string;
   canonicalUrl(id: string): string;

@@ -6,9 +6,10 @@ import { DEFAULT_PLATFORM } from './default.js';
 import { LINK_MAX } from './errors.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
+import { createBlueskyPlatform } from './bluesky/index.js';
 
 export function builtInPlatforms(deps: { http: HttpClient }): Platform[] {
-  return [createTikTokPlatform(deps)];
+  return [createTikTokPlatform(deps), createBlueskyPlatform(deps)];
 }
 
 export { DEFAULT_PLATFORM };

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { fail } from '../errors.js';
 import type { User, UsersRepository } from '../db/repositories/users.repository.js';
 import { isAdmin, isPro } from '../services/entitlements.service.js';
+import { guard } from './route-errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,19 +24,19 @@ export function createGuards(deps: { users: UsersRepository; adminEmails: string
   }
   return {
     currentUser,
-    async user(request: FastifyRequest) {
+    user: guard(['auth.required'], async (request: FastifyRequest) => {
       if (!(await currentUser(request))) throw fail('auth.required');
-    },
-    async pro(request: FastifyRequest) {
+    }),
+    pro: guard(['auth.required', 'billing.pro_required'], async (request: FastifyRequest) => {
       const user = await currentUser(request);
       if (!user) throw fail('auth.required');
       if (!isPro(user)) throw fail('billing.pro_required');
-    },
-    async admin(request: FastifyRequest) {
+    }),
+    admin: guard(['auth.required', 'auth.admin_required'], async (request: FastifyRequest) => {
       const user = await currentUser(request);
       if (!user) throw fail('auth.required');
       if (!isAdmin(user, deps.adminEmails)) throw fail('auth.admin_required');
-    },
+    }),
   };
 }
 export type Guards = ReturnType<typeof createGuards>;

@@ -24,9 +24,18 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: s
       const out = jsonSchemaTransform(args);
       const schema = (out.schema ?? {}) as { hide?: boolean; response?: Record<string, unknown> };
       if (schema.hide) return out;
-      const errors = errorResponses({ ...args.route, url: args.url, schema: args.route.schema });
+      const errors = errorResponses(args.route);
       return { ...out, schema: { ...schema, response: { ...schema.response, ...errors } } };
     },
+  });
+  // A route says what it may answer where it is defined (plugins/route-errors.ts): one that does not
+  // stops the start, so the description cannot fall behind the routes.
+  app.addHook('onRoute', (route) => {
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide;
+    if (route.url.startsWith('/api') && !hidden && !route.config?.errors)
+      throw new Error(
+        `${route.method} ${route.url} declares no error answers (config.errors, plugins/route-errors.ts)`,
+      );
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -11,7 +11,7 @@ const adminStatus = z.object({
 export function adminStatusRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/admin/status',
-    { preHandler: ctx.guards.admin, schema: { response: { 200: adminStatus } } },
+    { preHandler: ctx.guards.admin, config: { errors: [] }, schema: { response: { 200: adminStatus } } },
     async () => ({
       transcription: ctx.services.transcription.engines(),
     }),

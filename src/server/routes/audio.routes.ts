@@ -1,3 +1,4 @@
+import { MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
 import type { ZApp } from '../types.js';
 import { signedInUser } from '../plugins/guards.js';
 import type { AppContext } from '../context.js';
@@ -11,6 +12,7 @@ export function audioRoutes(app: ZApp, ctx: AppContext) {
     '/api/audio/extract',
     {
       preHandler: ctx.guards.pro,
+      config: { errors: MEDIA_JOB_ERRORS },
       schema: { body: audioExtractRequest, response: { 200: audioResultSchema, 202: mediaJobSchema } },
     },
     async (request, reply) => {

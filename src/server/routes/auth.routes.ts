@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
-import { authSession, authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
+import { authProviders, authSession, authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
 import { fail } from '../errors.js';
 import { acceptFormButtons } from '../plugins/form-posts.js';
+import { knownDevice, rememberDevice } from '../plugins/device-cookie.js';
 import { toAuthUser } from '../services/entitlements.service.js';
 import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
 
@@ -12,40 +13,69 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
   const { auth, oidcLogin } = ctx.services;
   const oidc = ctx.adapters.oidc;
 
-  app.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request) => {
-    const user = await ctx.guards.currentUser(request);
-    if (!user) throw fail('auth.required', { variant: 'me' });
-    return toAuthUser(user, ctx.config.ADMIN_EMAILS);
-  });
+  app.get(
+    '/api/auth/user',
+    { config: { errors: ['auth.required'] }, schema: { response: { 200: authUser } } },
+    async (request) => {
+      const user = await ctx.guards.currentUser(request);
+      if (!user) throw fail('auth.required', { variant: 'me' });
+      return toAuthUser(user, ctx.config.ADMIN_EMAILS);
+    },
+  );
 
   // The client's "who am I": signed out is an answer (200, user null), not an error, so a visitor's
   // console shows no failed request (decision 0904). /api/auth/user keeps SPEC's 401.
-  app.get('/api/auth/session', { schema: { response: { 200: authSession } } }, async (request, reply) => {
-    const user = await ctx.guards.currentUser(request);
-    reply.header('cache-control', 'no-store');
-    return { user: user ? toAuthUser(user, ctx.config.ADMIN_EMAILS) : null };
-  });
+  app.get(
+    '/api/auth/session',
+    { config: { errors: [] }, schema: { response: { 200: authSession } } },
+    async (request, reply) => {
+      const user = await ctx.guards.currentUser(request);
+      reply.header('cache-control', 'no-store');
+      return { user: user ? toAuthUser(user, ctx.config.ADMIN_EMAILS) : null };
+    },
+  );
 
-  app.get('/api/auth/providers', async () => ({ local: !oidc, oidc: !!oidc }));
+  app.get(
+    '/api/auth/providers',
+    { config: { errors: [] }, schema: { response: { 200: authProviders } } },
+    async () => ({
+      local: !oidc,
+      oidc: !!oidc,
+    }),
+  );
 
   app.post(
     '/api/auth/register',
-    { schema: { body: registerRequest, response: { 201: authUser } } },
+    {
+      config: { errors: ['auth.email_taken', 'auth.weak_password', 'auth.rate_limited', 'auth.local_disabled'] },
+      schema: { body: registerRequest, response: { 201: authUser } },
+    },
     async (request, reply) => {
       if (oidc) throw fail('auth.local_disabled');
       const user = await auth.register(request.body, request.ip);
       await request.session.regenerate({ userId: user.id });
+      rememberDevice(request, reply, request.body.email, ctx.config.secureTransport);
       return reply.status(201).send(toAuthUser(user, ctx.config.ADMIN_EMAILS));
     },
   );
 
-  app.post('/api/auth/login', { schema: { body: loginRequest, response: { 200: authUser } } }, async (request) => {
-    const user = await auth.login(request.body, request.ip);
-    await request.session.regenerate({ userId: user.id });
-    return toAuthUser(user, ctx.config.ADMIN_EMAILS);
-  });
+  app.post(
+    '/api/auth/login',
+    {
+      config: { errors: ['auth.invalid_credentials', 'auth.rate_limited', 'auth.local_disabled'] },
+      schema: { body: loginRequest, response: { 200: authUser } },
+    },
+    async (request, reply) => {
+      // A device that signed in to this account before has a failure budget of its own (decision 0048).
+      const user = await auth.login(request.body, request.ip, knownDevice(request, request.body.email));
+      await request.session.regenerate({ userId: user.id });
+      rememberDevice(request, reply, request.body.email, ctx.config.secureTransport);
+      return toAuthUser(user, ctx.config.ADMIN_EMAILS);
+    },
+  );
 
-  app.get('/api/login', async (request, reply) => {
+  // Redirects (to the provider, or back to /sign-in with the reason): no error answers of their own.
+  app.get('/api/login', { config: { errors: [] } }, async (request, reply) => {
     if (!oidcLogin) return reply.redirect('/sign-in');
     const started = await oidcLogin.start();
     if (!started) return reply.redirect('/sign-in?error=provider_unavailable');
@@ -56,7 +86,7 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/callback',
-    { schema: { querystring: z.object({ error: z.string().optional() }).loose() } },
+    { config: { errors: [] }, schema: { querystring: z.object({ error: z.string().optional() }).loose() } },
     async (request, reply) => {
       if (!oidcLogin) return reply.redirect('/sign-in');
       const login = request.session.data.oidc as OidcLoginState | undefined;
@@ -75,12 +105,14 @@ export function authRoutes(app: ZApp, ctx: AppContext) {
   // cross-site image) only shows a page asking to confirm.
   app.register(async (scope: ZApp) => {
     acceptFormButtons(scope);
-    scope.post('/api/logout', async (request, reply) => {
+    scope.post('/api/logout', { config: { errors: [] } }, async (request, reply) => {
       await request.session.destroy();
       return reply.redirect('/', 303);
     });
   });
-  app.get('/api/logout', async (_request, reply) => reply.type('text/html').send(logoutConfirmPage));
+  app.get('/api/logout', { config: { errors: [] } }, async (_request, reply) =>
+    reply.type('text/html').send(logoutConfirmPage),
+  );
 }
 
 const logoutConfirmPage = `<!doctype html><html lang="en"><head><meta charset="utf-8">

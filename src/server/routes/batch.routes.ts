@@ -5,6 +5,11 @@ import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import { batchCreated, batchCreateRequest, batchList, batchView } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
+import { downloadHeaders } from '../lib/download-headers.js';
+
+/** A batch's ZIP: a signed, expiring link (batch.service.ts signs it), usable in a plain <a download>. */
+export const batchZipUrl = (batchId: string, exp: number, sig: string) =>
+  `/api/batch/${encodeURIComponent(batchId)}/zip?exp=${exp}&sig=${sig}`;
 
 export function batchRoutes(app: ZApp, ctx: AppContext) {
   const { batch } = ctx.services;
@@ -12,20 +17,34 @@ export function batchRoutes(app: ZApp, ctx: AppContext) {
 
   app.post(
     '/api/batch',
-    { preHandler: ctx.guards.pro, schema: { body: batchCreateRequest, response: { 202: batchCreated } } },
+    {
+      preHandler: ctx.guards.pro,
+      config: { errors: ['link.unsupported', 'batch.duplicate'] },
+      schema: { body: batchCreateRequest, response: { 202: batchCreated } },
+    },
     async (request, reply) => reply.status(202).send(await batch.create(signedInUser(request), request.body)),
   );
-  app.get('/api/batch', { preHandler: ctx.guards.user, schema: { response: { 200: batchList } } }, async (request) =>
-    batch.list(signedInUser(request)),
+  app.get(
+    '/api/batch',
+    { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: batchList } } },
+    async (request) => batch.list(signedInUser(request)),
   );
   app.get(
     '/api/batch/:id',
-    { preHandler: ctx.guards.user, schema: { params: idParams, response: { 200: batchView } } },
+    {
+      preHandler: ctx.guards.user,
+      config: { errors: ['batch.not_found'] },
+      schema: { params: idParams, response: { 200: batchView } },
+    },
     async (request) => batch.view(signedInUser(request), request.params.id),
   );
   app.post(
     '/api/batch/:id/retry',
-    { preHandler: ctx.guards.pro, schema: { params: idParams, response: { 200: batchView } } },
+    {
+      preHandler: ctx.guards.pro,
+      config: { errors: ['batch.not_found'] },
+      schema: { params: idParams, response: { 200: batchView } },
+    },
     async (request) => batch.retry(signedInUser(request), request.params.id),
   );
   // The link is the capability (it works in a plain <a download>), like other stored results.
@@ -33,16 +52,24 @@ export function batchRoutes(app: ZApp, ctx: AppContext) {
     exp: z.coerce.number().int().positive('Invalid link'),
     sig: z.string().regex(/^[\w-]{20,100}$/, 'Invalid link'),
   });
-  app.get('/api/batch/:id/zip', { schema: { params: idParams, querystring: zipQuery } }, async (request, reply) => {
-    const zip = await batch.zip(request.params.id, request.query.exp, request.query.sig);
-    abortOnDisconnect(reply).addEventListener('abort', () => zip.stream.destroy(), { once: true });
-    reply.headers({
-      'content-type': 'application/zip',
-      'content-length': String(zip.size),
-      'content-disposition': `attachment; filename="${zip.fileName}"`,
-      'cache-control': 'private, no-store',
-      'x-content-type-options': 'nosniff',
-    });
-    return reply.send(zip.stream);
-  });
+  app.get(
+    '/api/batch/:id/zip',
+    {
+      config: { errors: ['batch.not_found', 'media.link_invalid', 'media.link_expired'] },
+      schema: { params: idParams, querystring: zipQuery },
+    },
+    async (request, reply) => {
+      const zip = await batch.zip(request.params.id, request.query.exp, request.query.sig);
+      abortOnDisconnect(reply).addEventListener('abort', () => zip.stream.destroy(), { once: true });
+      reply.headers(
+        downloadHeaders({
+          fileName: zip.fileName,
+          contentType: 'application/zip',
+          length: zip.size,
+          cache: 'private, no-store',
+        }),
+      );
+      return reply.send(zip.stream);
+    },
+  );
 }

@@ -13,10 +13,12 @@ import {
   blogPostList,
   blogSlugParams,
   createBlogPostRequest,
+  deletedResponse,
   publicBlogPost,
   updateBlogPostRequest,
 } from '../../shared/contracts/index.js';
 import { injectPostPreview } from '../services/blog-page-html.js';
+import { limitText, POST_RENDER_ERRORS } from './text-limit.js';
 
 export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   const blog = ctx.services.blog;
@@ -25,20 +27,25 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
 
   app.get(
     '/api/blog/posts',
-    { preHandler: ctx.guards.user, schema: { response: { 200: blogPostList } } },
+    { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: blogPostList } } },
     async (request) => blog.listMine(signedInUser(request).id),
   );
 
   app.post(
     '/api/blog/posts',
-    { preHandler: ctx.guards.user, schema: { body: createBlogPostRequest, response: { 201: blogPost } } },
+    {
+      preHandler: [ctx.guards.user, limitText(ctx)],
+      config: { errors: ['blog.slug_invalid', 'blog.slug_taken', ...POST_RENDER_ERRORS] },
+      schema: { body: createBlogPostRequest, response: { 201: blogPost } },
+    },
     async (request, reply) => reply.status(201).send(await blog.create(signedInUser(request).id, request.body)),
   );
 
   app.put(
     '/api/blog/posts/:id',
     {
-      preHandler: ctx.guards.user,
+      preHandler: [ctx.guards.user, limitText(ctx)],
+      config: { errors: ['blog.not_found', 'blog.slug_invalid', 'blog.slug_taken', ...POST_RENDER_ERRORS] },
       schema: { params: blogPostIdParams, body: updateBlogPostRequest, response: { 200: blogPost } },
     },
     async (request) => blog.update(signedInUser(request).id, request.params.id, request.body),
@@ -48,7 +55,8 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
     '/api/blog/posts/:id',
     {
       preHandler: ctx.guards.user,
-      schema: { params: blogPostIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
+      config: { errors: ['blog.not_found'] },
+      schema: { params: blogPostIdParams, response: { 200: deletedResponse } },
     },
     async (request) => {
       await blog.remove(signedInUser(request).id, request.params.id);
@@ -60,7 +68,10 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
   // have 255.
   app.get(
     '/api/blog/public/*',
-    { schema: { params: blogSlugParams, response: { 200: publicBlogPost } } },
+    {
+      config: { errors: ['blog.not_found', 'text.busy'] },
+      schema: { params: blogSlugParams, response: { 200: publicBlogPost } },
+    },
     async (request) => blog.getPublished(request.params['*']),
   );
 

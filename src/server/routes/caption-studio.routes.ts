@@ -23,6 +23,9 @@ import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { fontPath } from '../adapters/media/studio-fonts.js';
 import { fail } from '../errors.js';
 import { respondAsync } from './media-jobs.routes.js';
+import { MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
+import type { ErrorCode } from '../../shared/error-messages.js';
+import { downloadHeaders } from '../lib/download-headers.js';
 
 /** The signed-in user the Pro guard put on the request. */
 export const userOf = (request: FastifyRequest) => {
@@ -30,10 +33,20 @@ export const userOf = (request: FastifyRequest) => {
   return request.user;
 };
 
-const attachment = (name: string) => {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-};
+/** Opening a project transcribes its source: a platform video or an upload. */
+const SOURCE_ERRORS: ErrorCode[] = [
+  ...MEDIA_JOB_ERRORS,
+  'link.unsupported',
+  'studio.photo_post',
+  'upload.not_found',
+  'upload.not_finished',
+  'upload.no_audio',
+  'upload.too_long',
+  'upload.incomplete',
+  'transcription.unavailable',
+  'transcription.failed',
+  'transcription.no_speech',
+];
 
 export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
   const projects = () => ctx.services.captionProjects;
@@ -43,6 +56,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
     '/api/caption-projects',
     {
       preHandler: pro,
+      config: { errors: SOURCE_ERRORS },
       schema: { body: createCaptionProjectRequest, response: { 201: captionProjectSchema, 202: mediaJobSchema } },
     },
     async (request, reply) => {
@@ -51,7 +65,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
         request.body.source,
         abortOnDisconnect(reply),
         mediaJobOwner(userOf(request)),
-        { respondAsync: respondAsync(request) },
+        { respondAsync: respondAsync(request), language: request.body.language },
       );
       return reply.status('state' in out ? 202 : 201).send(out);
     },
@@ -59,13 +73,17 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/caption-projects',
-    { preHandler: pro, schema: { response: { 200: z.array(captionProjectSummarySchema) } } },
+    { preHandler: pro, config: { errors: [] }, schema: { response: { 200: z.array(captionProjectSummarySchema) } } },
     async (request) => projects().list(userOf(request)),
   );
 
   app.get(
     '/api/caption-projects/:id',
-    { preHandler: pro, schema: { params: captionProjectParams, response: { 200: captionProjectSchema } } },
+    {
+      preHandler: pro,
+      config: { errors: ['studio.not_found'] },
+      schema: { params: captionProjectParams, response: { 200: captionProjectSchema } },
+    },
     async (request) => projects().get(userOf(request), request.params.id),
   );
 
@@ -73,6 +91,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
     '/api/caption-projects/:id',
     {
       preHandler: pro,
+      config: { errors: ['studio.not_found', 'studio.stale_revision', 'studio.time_out_of_range'] },
       bodyLimit: 4 * 1024 * 1024, // 2,000 lines of 40 words with their times, as JSON
       schema: {
         params: captionProjectParams,
@@ -85,7 +104,11 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/caption-projects/:id/media',
-    { preHandler: pro, schema: { params: captionProjectParams } },
+    {
+      preHandler: pro,
+      config: { errors: ['studio.not_found', 'studio.source_gone', 'media.range'] },
+      schema: { params: captionProjectParams },
+    },
     async (request, reply) => {
       const media = await projects().openMedia(userOf(request), request.params.id, request.headers.range);
       reply
@@ -104,13 +127,13 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/caption-projects/:id/export/:format',
-    { preHandler: pro, schema: { params: captionExportParams } },
+    { preHandler: pro, config: { errors: ['studio.not_found'] }, schema: { params: captionExportParams } },
     async (request, reply) => {
       const file = await projects().exportFile(userOf(request), request.params.id, request.params.format);
       return reply
-        .header('content-type', file.contentType)
-        .header('content-disposition', attachment(file.fileName))
-        .header('cache-control', 'private, no-store')
+        .headers(
+          downloadHeaders({ fileName: file.fileName, contentType: file.contentType, cache: 'private, no-store' }),
+        )
         .send(file.body);
     },
   );
@@ -119,6 +142,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
     '/api/caption-projects/:id/render',
     {
       preHandler: pro,
+      config: { errors: [...MEDIA_JOB_ERRORS, 'studio.not_found', 'studio.source_gone', 'studio.render_outdated'] },
       schema: { params: captionProjectParams, response: { 200: captionRenderResultSchema, 202: mediaJobSchema } },
     },
     async (request, reply) => {
@@ -135,7 +159,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/caption-studio/fonts/:file',
-    { preHandler: pro, schema: { params: captionFontParams } },
+    { preHandler: pro, config: { errors: ['not_found'] }, schema: { params: captionFontParams } },
     async (request, reply) => {
       const file = fontPath(request.params.file);
       if (!file) throw fail('not_found');

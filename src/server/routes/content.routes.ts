@@ -1,12 +1,17 @@
 // POST /api/content/optimize (signed in): one optimised caption per requested platform.
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
+import { limitText, TEXT_WORK_ERRORS } from './text-limit.js';
 import { optimizeRequest, optimizeResponse } from '../../shared/contracts/content.js';
 
 export function contentRoutes(app: ZApp, ctx: AppContext) {
   app.post(
     '/api/content/optimize',
-    { preHandler: ctx.guards.user, schema: { body: optimizeRequest, response: { 200: optimizeResponse } } },
+    {
+      preHandler: [ctx.guards.user, limitText(ctx)],
+      config: { errors: TEXT_WORK_ERRORS },
+      schema: { body: optimizeRequest, response: { 200: optimizeResponse } },
+    },
     async (request) => ctx.services.content.optimize(request.body),
   );
 }

@@ -8,12 +8,12 @@ export function downloadsRoutes(app: ZApp, ctx: AppContext) {
   const { downloads } = ctx.services;
   app.get(
     '/api/downloads/recent',
-    { preHandler: ctx.guards.user, schema: { response: { 200: recentDownloadsResponse } } },
+    { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: recentDownloadsResponse } } },
     async (request) => downloads.recent(signedInUser(request).id),
   );
   app.delete(
     '/api/downloads',
-    { preHandler: ctx.guards.user, schema: { response: { 200: clearDownloadsResponse } } },
+    { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: clearDownloadsResponse } } },
     async (request) => downloads.clear(signedInUser(request).id),
   );
 }

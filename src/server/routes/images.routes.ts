@@ -5,15 +5,29 @@ import type { AppContext } from '../context.js';
 
 const relayQuery = z.object({ u: z.string().min(1).max(2000), s: z.string().min(1).max(64) });
 
+const IMAGES_PATH = '/api/images';
+/** A relay link to a picture of another site, signed by image-relay.ts. */
+export const imageRelayUrl = (url: string, signature: string) =>
+  `${IMAGES_PATH}?u=${encodeURIComponent(url)}&s=${encodeURIComponent(signature)}`;
+
 export function imagesRoutes(app: ZApp, ctx: AppContext) {
-  app.get('/api/images', { schema: { querystring: relayQuery } }, async (request, reply) => {
-    const image = await ctx.services.imageRelay.open(request.query.u, request.query.s);
-    return reply
-      .headers({
-        'content-type': image.contentType,
-        'cache-control': 'public, max-age=86400',
-        'x-content-type-options': 'nosniff',
-      })
-      .send(image.body);
-  });
+  app.get(
+    IMAGES_PATH,
+    {
+      config: {
+        errors: ['not_found', 'upstream.unavailable', 'upstream.timeout', 'upstream.too_large', 'upstream.blocked'],
+      },
+      schema: { querystring: relayQuery },
+    },
+    async (request, reply) => {
+      const image = await ctx.services.imageRelay.open(request.query.u, request.query.s);
+      return reply
+        .headers({
+          'content-type': image.contentType,
+          'cache-control': 'public, max-age=86400',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(image.body);
+    },
+  );
 }

@@ -4,7 +4,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
-import { mediaJobParams, mediaJobSchema, RESPOND_ASYNC } from '../../shared/contracts/index.js';
+import { mediaJobParams, mediaJobSchema, mediaJobStatusQuery, RESPOND_ASYNC } from '../../shared/contracts/index.js';
+import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 
 /** True when the request says `Prefer: respond-async` (RFC 7240). */
 export const respondAsync = (request: FastifyRequest) =>
@@ -15,13 +16,27 @@ export const respondAsync = (request: FastifyRequest) =>
 export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
   app.get(
     '/api/media-jobs/:id',
-    { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
-    async (request) => ctx.services.mediaJobs.status(request.params.id, request.user?.id ?? ''),
+    {
+      preHandler: ctx.guards.pro,
+      config: { errors: ['media.job_not_found'] },
+      schema: { params: mediaJobParams, querystring: mediaJobStatusQuery, response: { 200: mediaJobSchema } },
+    },
+    // `wait`: a long poll (it only reads: nothing starts or is spent), given up when the client leaves.
+    async (request, reply) =>
+      ctx.services.mediaJobs.status(request.params.id, request.user?.id ?? '', {
+        ms: request.query.wait ?? 0,
+        seen: request.query.seen,
+        signal: abortOnDisconnect(reply),
+      }),
   );
   // Cancel (a caption render's Cancel button): only the job's own owner; anyone else is told it does not exist.
   app.delete(
     '/api/media-jobs/:id',
-    { preHandler: ctx.guards.pro, schema: { params: mediaJobParams, response: { 200: mediaJobSchema } } },
+    {
+      preHandler: ctx.guards.pro,
+      config: { errors: ['media.job_not_found'] },
+      schema: { params: mediaJobParams, response: { 200: mediaJobSchema } },
+    },
     async (request) => ctx.services.mediaJobs.cancel(request.params.id, request.user?.id ?? ''),
   );
 }

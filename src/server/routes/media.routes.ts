@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
+import { downloadHeaders } from '../lib/download-headers.js';
 
 const query = z.object({
   exp: z.coerce.number({ error: 'This download link is not valid.' }).int('This download link is not valid.'),
@@ -13,32 +14,39 @@ const params = z.object({
   file: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'This download link is not valid.'),
 });
 
+/** A stored result's expiring link (adapters/storage/signed-links.ts signs it). */
+export const mediaResultUrl = (key: string, exp: number, sig: string) =>
+  `/api/media/${key.split('/').map(encodeURIComponent).join('/')}?exp=${exp}&sig=${sig}`;
+
 export function mediaRoutes(app: ZApp, ctx: AppContext) {
-  app.get('/api/media/:kind/:file', { schema: { querystring: query, params } }, async (request, reply) => {
-    const { kind, file } = request.params;
-    const media = await ctx.services.mediaResults.open(
-      `${kind}/${file}`,
-      request.query.exp,
-      request.query.sig,
-      request.headers.range,
-    );
-    const ascii = media.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-    reply
-      .header('content-type', media.contentType)
-      .header('accept-ranges', 'bytes')
-      .header('cache-control', 'private, max-age=3600')
-      .header(
-        'content-disposition',
-        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(media.fileName)}`,
+  app.get(
+    '/api/media/:kind/:file',
+    {
+      config: { errors: ['media.link_invalid', 'media.link_expired', 'media.range', 'not_found'] },
+      schema: { querystring: query, params },
+    },
+    async (request, reply) => {
+      const { kind, file } = request.params;
+      const media = await ctx.services.mediaResults.open(
+        `${kind}/${file}`,
+        request.query.exp,
+        request.query.sig,
+        request.headers.range,
       );
-    if (media.range) {
       reply
-        .status(206)
-        .header('content-range', `bytes ${media.range.start}-${media.range.end}/${media.size}`)
-        .header('content-length', String(media.range.end - media.range.start + 1));
-    } else {
-      reply.header('content-length', String(media.size));
-    }
-    return reply.send(media.stream);
-  });
+        .headers(
+          downloadHeaders({ fileName: media.fileName, contentType: media.contentType, cache: 'private, max-age=3600' }),
+        )
+        .header('accept-ranges', 'bytes');
+      if (media.range) {
+        reply
+          .status(206)
+          .header('content-range', `bytes ${media.range.start}-${media.range.end}/${media.size}`)
+          .header('content-length', String(media.range.end - media.range.start + 1));
+      } else {
+        reply.header('content-length', String(media.size));
+      }
+      return reply.send(media.stream);
+    },
+  );
 }

@@ -21,7 +21,10 @@ export async function paypalWebhookRoutes(app: ZApp, ctx: AppContext) {
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.post(
       '/api/webhooks/paypal',
-      { schema: { headers: webhookHeaders, response: { 200: z.object({ result: z.string() }) } } },
+      {
+        config: { errors: ['billing.webhook_invalid', 'billing.webhooks_unavailable'] },
+        schema: { headers: webhookHeaders, response: { 200: z.object({ result: z.string() }) } },
+      },
       async (request) => {
         const raw = request.body;
         if (!Buffer.isBuffer(raw) || raw.length === 0) throw fail('billing.webhook_invalid', { variant: 'empty' });

@@ -10,9 +10,14 @@ export function platformsRoutes(app: ZApp, ctx: AppContext) {
     name: p.name,
     example: p.exampleUrl,
     linkPattern: p.linkPattern.source,
+    separateSound: p.separateSound !== false,
   }));
-  app.get('/api/platforms', { schema: { response: { 200: platformsResponse } } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return list;
-  });
+  app.get(
+    '/api/platforms',
+    { config: { errors: [] }, schema: { response: { 200: platformsResponse } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return list;
+    },
+  );
 }

@@ -5,9 +5,13 @@ import { isSitePage, sitePage, sitePageParams } from '../../shared/contracts/ind
 import { fail } from '../errors.js';
 
 export function sitePagesRoutes(app: ZApp, ctx: AppContext) {
-  app.get('/api/pages/:name', { schema: { params: sitePageParams, response: { 200: sitePage } } }, async (request) => {
-    const { name } = request.params;
-    if (!isSitePage(name)) throw fail('not_found');
-    return ctx.services.sitePages.get(name);
-  });
+  app.get(
+    '/api/pages/:name',
+    { config: { errors: ['not_found'] }, schema: { params: sitePageParams, response: { 200: sitePage } } },
+    async (request) => {
+      const { name } = request.params;
+      if (!isSitePage(name)) throw fail('not_found');
+      return ctx.services.sitePages.get(name);
+    },
+  );
 }

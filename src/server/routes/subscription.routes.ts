@@ -1,5 +1,7 @@
 // The Pro plan over HTTP: status, checkout, confirmation after the provider's redirect, cancel,
 // and the built-in test checkout's approval page (only when PayPal is not configured).
+import { guard } from '../plugins/route-errors.js';
+import type { ErrorCode } from '../../shared/error-messages.js';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { signedInUser } from '../plugins/guards.js';
@@ -26,7 +28,7 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   // header alone is the visitor's to choose; the peer address is not.
   const site = siteOrigin(ctx.config.publicUrl);
   const { publicUrl, publicUrlIsLoopback } = ctx.config;
-  const testCheckoutHere = async (request: FastifyRequest) => {
+  const testCheckoutHere = guard(['billing.test_checkout_elsewhere'], async (request: FastifyRequest) => {
     if (!ctx.adapters.billing.testCheckout) return;
     const fromHere = !publicUrlIsLoopback || isLoopbackAddress(request.socket.remoteAddress);
     if (!site.isOwnHost(request.headers.host) || !fromHere) {
@@ -34,17 +36,22 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
         ? fail('billing.test_checkout_elsewhere', { variant: 'loopback', url: publicUrl })
         : fail('billing.test_checkout_elsewhere', { url: publicUrl });
     }
-  };
+  });
+  const PROVIDER: ErrorCode[] = ['billing.unavailable', 'billing.provider_error', 'billing.rate_limited'];
 
   app.get(
     '/api/subscription/status',
-    { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionStatusResponse } } },
+    { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: subscriptionStatusResponse } } },
     async (request) => billing.status(signedInUser(request)),
   );
 
   app.post(
     '/api/subscription/create',
-    { preHandler: [ctx.guards.user, testCheckoutHere], schema: { response: { 200: subscriptionCreateResponse } } },
+    {
+      preHandler: [ctx.guards.user, testCheckoutHere],
+      config: { errors: [...PROVIDER, 'billing.already_subscribed'] },
+      schema: { response: { 200: subscriptionCreateResponse } },
+    },
     async (request) => billing.create(signedInUser(request)),
   );
 
@@ -52,6 +59,14 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
     '/api/subscription/confirm',
     {
       preHandler: ctx.guards.user,
+      config: {
+        errors: [
+          ...PROVIDER,
+          'billing.subscription_not_found',
+          'billing.subscription_mismatch',
+          'billing.subscription_inactive',
+        ],
+      },
       schema: { body: subscriptionConfirmRequest, response: { 200: subscriptionConfirmResponse } },
     },
     async (request) => billing.confirm(signedInUser(request), request.body.subscriptionId),
@@ -59,7 +74,11 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
 
   app.post(
     '/api/subscription/cancel',
-    { preHandler: ctx.guards.user, schema: { response: { 200: subscriptionCancelResponse } } },
+    {
+      preHandler: ctx.guards.user,
+      config: { errors: [...PROVIDER, 'billing.no_subscription'] },
+      schema: { response: { 200: subscriptionCancelResponse } },
+    },
     async (request) => billing.cancel(signedInUser(request)),
   );
 
@@ -68,21 +87,27 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   await app.register(async (scope: ZApp) => {
     acceptFormButtons(scope);
     scope.addHook('onRequest', testCheckoutHere);
-    scope.get('/api/billing/test-checkout/:id', { schema: { params: checkoutParams } }, async (request, reply) => {
-      const checkout = billing.testCheckout.view(request.params.id);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(renderTestCheckoutPage(checkout));
-    });
+    // The hook above answers before these routes run: its code is theirs too.
+    const errors: ErrorCode[] = ['billing.checkout_not_found', 'billing.test_checkout_elsewhere'];
+    scope.get(
+      '/api/billing/test-checkout/:id',
+      { config: { errors }, schema: { params: checkoutParams } },
+      async (request, reply) => {
+        const checkout = billing.testCheckout.view(request.params.id);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderTestCheckoutPage(checkout));
+      },
+    );
     scope.post(
       '/api/billing/test-checkout/:id/approve',
-      { schema: { params: checkoutParams } },
+      { config: { errors }, schema: { params: checkoutParams } },
       async (request, reply) => reply.redirect(billing.testCheckout.approve(request.params.id), 303),
     );
     scope.post(
       '/api/billing/test-checkout/:id/cancel',
-      { schema: { params: checkoutParams } },
+      { config: { errors }, schema: { params: checkoutParams } },
       async (request, reply) => reply.redirect(billing.testCheckout.abandon(request.params.id), 303),
     );
   });

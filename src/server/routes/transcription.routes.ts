@@ -1,3 +1,4 @@
+import { MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
 import type { ZApp } from '../types.js';
 import { signedInUser } from '../plugins/guards.js';
 import type { AppContext } from '../context.js';
@@ -11,6 +12,16 @@ export function transcriptionRoutes(app: ZApp, ctx: AppContext) {
     '/api/transcription/generate',
     {
       preHandler: ctx.guards.pro,
+      config: {
+        errors: [
+          ...MEDIA_JOB_ERRORS,
+          'transcription.unavailable',
+          'transcription.failed',
+          'transcription.no_speech',
+          'transcription.busy',
+          'transcription.upstream',
+        ],
+      },
       schema: { body: transcriptionRequest, response: { 200: transcriptionResultSchema, 202: mediaJobSchema } },
     },
     async (request, reply) => {

@@ -1,11 +1,11 @@
 // The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
-import { z } from 'zod';
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { AppContext } from '../context.js';
 import {
   boostRequest,
   createTrendingVideoRequest,
+  deletedResponse,
   trendingListQuery,
   trendingVideo,
   trendingVideoIdParams,
@@ -18,13 +18,21 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
 
   app.get(
     '/api/trending-videos',
-    { preHandler: pro, schema: { querystring: trendingListQuery, response: { 200: trendingVideoList } } },
+    {
+      preHandler: pro,
+      config: { errors: [] },
+      schema: { querystring: trendingListQuery, response: { 200: trendingVideoList } },
+    },
     async (request) => trending.list(signedInUser(request), request.query.platform),
   );
 
   app.post(
     '/api/trending-videos',
-    { preHandler: pro, schema: { body: createTrendingVideoRequest, response: { 201: trendingVideo } } },
+    {
+      preHandler: pro,
+      config: { errors: [] },
+      schema: { body: createTrendingVideoRequest, response: { 201: trendingVideo } },
+    },
     async (request, reply) => reply.status(201).send(await trending.curate(signedInUser(request), request.body)),
   );
 
@@ -32,6 +40,7 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
     '/api/trending-videos/:id/score',
     {
       preHandler: pro,
+      config: { errors: ['trending.not_found', 'trending.already_boosted'] },
       schema: { params: trendingVideoIdParams, body: boostRequest, response: { 200: trendingVideo } },
     },
     async (request) => trending.boost(signedInUser(request), request.params.id),
@@ -41,7 +50,8 @@ export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
     '/api/trending-videos/:id',
     {
       preHandler: pro,
-      schema: { params: trendingVideoIdParams, response: { 200: z.object({ success: z.literal(true) }) } },
+      config: { errors: ['trending.not_found', 'trending.not_curator'] },
+      schema: { params: trendingVideoIdParams, response: { 200: deletedResponse } },
     },
     async (request) => {
       await trending.remove(signedInUser(request), request.params.id);

@@ -1,5 +1,6 @@
 // Video lookup (signed out too, rate-limited per IP), quota-counted download, inline preview and
 // thumbnail, all through this product's own endpoints (a platform's CDN links need its page's cookies).
+import { DOWNLOAD_ERRORS, guard, LOOKUP_ERRORS, MEDIA_ERRORS, MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
 import type { FastifyRequest } from 'fastify';
 import { signedInUser } from '../plugins/guards.js';
 import { z } from 'zod';
@@ -9,26 +10,23 @@ import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { fail, retryAfter } from '../errors.js';
 import { sendRelayed } from '../lib/send-relayed.js';
+import { VIDEO_PATHS } from './video.links.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
 import { PICTURE_KINDS } from '../services/video.service.js';
-
-/** Refuses a request another site's page made (a typed or bookmarked link says `none`; curl sends nothing). */
-async function sameSiteOnly(request: FastifyRequest) {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw fail('auth.bad_origin');
-}
+import { downloadHeaders } from '../lib/download-headers.js';
+import { personAsked } from '../lib/person-asked.js';
 
 export function videoRoutes(app: ZApp, ctx: AppContext) {
   const { video, downloads } = ctx.services;
   const { lookupsPerIp, lookupsPerUser, mediaPerCaller } = ctx.limits;
 
-  async function limitLookups(request: FastifyRequest) {
+  const limitLookups = guard(['rate_limited'], async (request: FastifyRequest) => {
     const user = await ctx.guards.currentUser(request);
     const wait = await (user ? lookupsPerUser.hit(`u:${user.id}`) : lookupsPerIp.hit(`ip:${request.ip}`));
     if (wait) throw fail('rate_limited', undefined, {}, retryAfter(wait));
-  }
+  });
 
   /** Media by id: a per-caller ceiling, and an id not looked up lately costs a lookup (a page fetch). */
   async function limitMediaById(request: FastifyRequest, id: string, platform: string | undefined, key: string) {
@@ -38,14 +36,18 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   }
 
   app.post(
-    '/api/video/info',
-    { preHandler: limitLookups, schema: { body: videoInfoRequest, response: { 200: videoInfo } } },
+    VIDEO_PATHS.info,
+    {
+      preHandler: limitLookups,
+      config: { errors: LOOKUP_ERRORS },
+      schema: { body: videoInfoRequest, response: { 200: videoInfo } },
+    },
     async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(reply))).info,
   );
 
   app.post(
-    '/api/video/download',
-    { preHandler: ctx.guards.user, schema: { body: videoDownloadRequest } },
+    VIDEO_PATHS.download,
+    { preHandler: ctx.guards.user, config: { errors: DOWNLOAD_ERRORS }, schema: { body: videoDownloadRequest } },
     async (request, reply) => {
       const signal = abortOnDisconnect(reply);
       return sendRelayed(reply, await downloads.start(signedInUser(request), request.body, signal));
@@ -53,11 +55,15 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   );
 
   // The link each download option advertises (`downloadOptions[].url`): the same download, for a
-  // browser link or `curl -b cookies`. A GET is not covered by the Origin check, so another site's
-  // page may not spend a download: a browser says where the request came from (Sec-Fetch-Site).
+  // browser link or `curl -b cookies`. A GET is not covered by the Origin check: only the person's
+  // own navigation spends a download, never an <img> or another site (lib/person-asked.ts, 0046).
   app.get(
-    '/api/video/download',
-    { preHandler: [sameSiteOnly, ctx.guards.user], schema: { querystring: videoDownloadRequest } },
+    VIDEO_PATHS.download,
+    {
+      preHandler: [personAsked(), ctx.guards.user],
+      config: { errors: DOWNLOAD_ERRORS },
+      schema: { querystring: videoDownloadRequest },
+    },
     async (request, reply) => {
       const user = request.user;
       if (!user) throw fail('auth.required'); // the guard ran; this only narrows the type
@@ -75,9 +81,16 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
       .optional(),
   });
 
+  // The card's <video>: a free preview clip is a media job, so only a media element (or the person's
+  // own navigation) starts it, never a picture in a post.
   app.get(
-    '/api/video/stream/:id',
-    { preHandler: ctx.guards.user, schema: { params: idParams, querystring: byIdQuery } },
+    VIDEO_PATHS.stream,
+    {
+      preHandler: [personAsked({ media: true }), ctx.guards.user],
+      // Not Pro: a short clip made by a media job (decision 0010).
+      config: { errors: [...MEDIA_JOB_ERRORS, 'rate_limited'] },
+      schema: { params: idParams, querystring: byIdQuery },
+    },
     async (request, reply) => {
       const { platform } = request.query;
       await limitMediaById(request, request.params.id, platform, `u:${signedInUser(request).id}`);
@@ -118,8 +131,11 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   });
   const slideQuery = byIdQuery.extend({ download: z.enum(['1']).optional() });
   app.get(
-    '/api/video/image/:id/:n',
-    { schema: { params: slideParams, querystring: slideQuery } },
+    VIDEO_PATHS.image,
+    {
+      config: { errors: [...MEDIA_ERRORS, 'video.no_slide', 'rate_limited'] },
+      schema: { params: slideParams, querystring: slideQuery },
+    },
     async (request, reply) => {
       const { id, n } = request.params;
       const { platform } = request.query;
@@ -127,13 +143,15 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
       const slide = await video.openSlide(id, n, abortOnDisconnect(reply), platform);
       const type = /^image\/[\w.+-]+$/.test(slide.contentType) ? slide.contentType : 'application/octet-stream';
       const name = `${fileStem(slide.video.ref.platform, slide.video.video.author, id)}-${slideName(n - 1, type)}`;
-      reply.headers({
-        'content-type': type,
-        'cache-control': 'private, max-age=3600',
-        'x-content-type-options': 'nosniff',
-        'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
-        ...(slide.contentLength !== null ? { 'content-length': String(slide.contentLength) } : {}),
-      });
+      reply.headers(
+        downloadHeaders({
+          fileName: name,
+          contentType: type,
+          length: slide.contentLength,
+          inline: !request.query.download,
+          cache: 'private, max-age=3600',
+        }),
+      );
       return reply.send(slide.stream);
     },
   );
@@ -141,8 +159,11 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
   // A post's cover, animated cover or author's picture (issue 28), byte for byte like a slide.
   const pictureParams = idParams.extend({ kind: z.enum(PICTURE_KINDS, { error: 'Unknown picture' }) });
   app.get(
-    '/api/video/picture/:id/:kind',
-    { schema: { params: pictureParams, querystring: slideQuery } },
+    VIDEO_PATHS.picture,
+    {
+      config: { errors: [...MEDIA_ERRORS, 'video.no_thumbnail', 'rate_limited'] },
+      schema: { params: pictureParams, querystring: slideQuery },
+    },
     async (request, reply) => {
       const { id, kind } = request.params;
       const { platform } = request.query;
@@ -151,20 +172,25 @@ export function videoRoutes(app: ZApp, ctx: AppContext) {
       const type = /^image\/[\w.+-]+$/.test(picture.contentType) ? picture.contentType : 'application/octet-stream';
       const ext = slideName(0, type).slice(3); // jpg, webp, png…
       const name = `${fileStem(picture.video.ref.platform, picture.video.video.author, id)}-${kind}.${ext}`;
-      reply.headers({
-        'content-type': type,
-        'cache-control': 'private, max-age=3600',
-        'x-content-type-options': 'nosniff',
-        'content-disposition': request.query.download ? `attachment; filename="${name}"` : 'inline',
-        ...(picture.contentLength !== null ? { 'content-length': String(picture.contentLength) } : {}),
-      });
+      reply.headers(
+        downloadHeaders({
+          fileName: name,
+          contentType: type,
+          length: picture.contentLength,
+          inline: !request.query.download,
+          cache: 'private, max-age=3600',
+        }),
+      );
       return reply.send(picture.stream);
     },
   );
 
   app.get(
-    '/api/video/thumbnail/:id',
-    { schema: { params: idParams, querystring: byIdQuery } },
+    VIDEO_PATHS.thumbnail,
+    {
+      config: { errors: [...MEDIA_ERRORS, 'video.no_thumbnail', 'rate_limited'] },
+      schema: { params: idParams, querystring: byIdQuery },
+    },
     async (request, reply) => {
       const { platform } = request.query;
       await limitMediaById(request, request.params.id, platform, `ip:${request.ip}`);

@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { AudioResult } from '../../shared/contracts/audio.js';
 import { transcriptFileName } from '../../shared/captions.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { MediaSource, MediaVideoInfo } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { defineMediaJob } from './media-job.js';
 import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { unsupportedLink } from '../platforms/errors.js';
@@ -31,43 +32,28 @@ export function createAudioService(deps: AudioServiceDeps) {
     };
   };
 
-  async function produce(
-    url: string,
-    info: MediaVideoInfo,
-    key: string,
-    signal: AbortSignal,
-    who: JobOwner,
-  ): Promise<MediaResult> {
-    return deps.media.job(
-      signal,
-      async (dir) => {
-        const opened = await deps.source.openAudioSource(url, info, signal);
-        const input = path.join(dir, 'input.media');
-        await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-        const output = path.join(dir, 'audio.mp3');
-        const { size, duration } = await deps.media.toMp3(input, output, signal);
-        return deps.results.save({
-          key,
-          kind: 'audio',
-          platform: info.platform,
-          videoId: info.videoId,
-          file: output,
-          ext: 'mp3',
-          contentType: 'audio/mpeg',
-          size,
-          meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
-        });
-      },
-      who,
-    );
-  }
-
-  // The job, on whichever node runs it: the request's lookup when it waits on this node (one
-  // lookup per job), else its own; then the extraction.
-  deps.jobs.register('audio', async (data, signal, who, local) => {
-    const url = String(data.url);
-    const info = (local as MediaVideoInfo | undefined) ?? (await deps.source.lookup(url, signal));
-    return produce(url, info, String(data.key), signal, who);
+  // On whichever node runs it: the request's lookup when it waits on this node (one lookup per
+  // job), else its own; then the extraction.
+  const job = defineMediaJob(deps, {
+    kind: 'audio',
+    key: (_data, info: MediaVideoInfo) => `audio:${mediaKeyId(info)}`,
+    load: ({ url }, signal) => deps.source.lookup(url, signal),
+    async produce({ data, source: info, dir, signal, save }) {
+      const opened = await deps.source.openAudioSource(data.url, info, signal);
+      const input = path.join(dir, 'input.media');
+      await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+      const output = path.join(dir, 'audio.mp3');
+      const { size, duration } = await deps.media.toMp3(input, output, signal);
+      return save({
+        platform: info.platform,
+        videoId: info.videoId,
+        file: output,
+        ext: 'mp3',
+        contentType: 'audio/mpeg',
+        size,
+        meta: { duration, title: info.title, fileName: transcriptFileName(info.title, '.mp3') },
+      });
+    },
   });
 
   return {
@@ -77,15 +63,14 @@ export function createAudioService(deps: AudioServiceDeps) {
     async extract(
       url: string,
       signal?: AbortSignal,
-      who?: JobOwner,
+      owner?: JobOwner,
       opts: { respondAsync?: boolean } = {},
     ): Promise<AudioResult | PendingJob> {
       // The one refusal of a link, naming the platforms this server has.
       if (!deps.source.recognises(url)) throw unsupportedLink(deps.source.platformNames());
       const info = await deps.source.lookup(url, signal);
       // A kept MP3 comes straight back from run(); otherwise the job makes it.
-      const key = `audio:${mediaKeyId(info)}`;
-      const out = await deps.jobs.run({ kind: 'audio', key, data: { url }, who }, signal, { ...opts, local: info });
+      const out = await job.run({ data: { url }, source: info, owner }, signal, opts);
       return 'state' in out ? out : shape(info, out);
     },
   };

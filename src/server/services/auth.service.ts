@@ -14,10 +14,14 @@ export function hashPassword(password: string): Promise<string> {
 
 export interface AuthServiceDeps {
   users: UsersRepository;
-  /** Sign-ups per IP, and wrong passwords per (IP, email), per email and per IP (rate-limits.ts). */
+  /** Sign-ups per IP; wrong passwords per (IP, email), per email, per IP, or per known device (rate-limits.ts). */
   limits: Pick<
     RateLimits,
-    'signUpsPerIp' | 'signInFailuresPerIpAndEmail' | 'signInFailuresPerEmail' | 'signInFailuresPerIp'
+    | 'signUpsPerIp'
+    | 'signInFailuresPerIpAndEmail'
+    | 'signInFailuresPerEmail'
+    | 'signInFailuresPerIp'
+    | 'signInFailuresPerDevice'
   >;
 }
 
@@ -29,7 +33,9 @@ export function createAuthService(deps: AuthServiceDeps) {
   // Only failures count (issue 31): each attempt is counted before the password is checked, so
   // parallel guesses cannot pass the limit, then taken back unless the password was wrong. The
   // (IP, email) pair is tight; an email's own limit (any address) and an address's own limit (any
-  // email) are wide, so nobody elsewhere can lock the owner out with a few guesses.
+  // email) are wide. A device that signed in to the email before (its signed device cookie, as
+  // OWASP's "device cookies") counts on its own budget only, so failures from anywhere else, on
+  // this account or on others from a shared address, never block the owner there (decision 0048).
   const { limits } = deps;
   // Verifying against a real hash when the email is unknown keeps both answers equally slow.
   const dummyHash = hashPassword(`not-a-real-password-${Math.random()}`);
@@ -48,14 +54,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       return user;
     },
 
-    async login(input: LoginRequest, ip: string): Promise<User> {
+    /** `device`: the id of a device that signed in to this email before (a valid device cookie), else null. */
+    async login(input: LoginRequest, ip: string, device: string | null = null): Promise<User> {
       const email = input.email.toLowerCase();
       const pair = `${ip}|${email}`;
-      const attempts = await Promise.all([
-        limits.signInFailuresPerIpAndEmail.attempt(pair),
-        limits.signInFailuresPerEmail.attempt(email),
-        limits.signInFailuresPerIp.attempt(ip),
-      ]);
+      const known = device ? `${device}|${email}` : null;
+      const attempts = await Promise.all(
+        known
+          ? [limits.signInFailuresPerDevice.attempt(known)]
+          : [
+              limits.signInFailuresPerIpAndEmail.attempt(pair),
+              limits.signInFailuresPerEmail.attempt(email),
+              limits.signInFailuresPerIp.attempt(ip),
+            ],
+      );
       const forgive = () => Promise.all(attempts.map((a) => a.forgive()));
       const wait = Math.max(...attempts.map((a) => a.wait));
       if (wait > 0) {
@@ -71,8 +83,13 @@ export function createAuthService(deps: AuthServiceDeps) {
           wrong = true;
           throw invalidCredentials();
         }
-        // The owner proved who they are: their pair and their email start again from nothing.
-        await Promise.all([limits.signInFailuresPerIpAndEmail.clear(pair), limits.signInFailuresPerEmail.clear(email)]);
+        // The owner proved who they are: their device, or their pair and their email, start again
+        // from nothing (on a known device the email's count stays: it is other devices' failures).
+        await Promise.all(
+          known
+            ? [limits.signInFailuresPerDevice.clear(known)]
+            : [limits.signInFailuresPerIpAndEmail.clear(pair), limits.signInFailuresPerEmail.clear(email)],
+        );
         return user;
       } finally {
         // Not a wrong password (a success, or our own fault such as the database away): not a failure.

@@ -7,15 +7,14 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BatchCreateRequest, BatchItem, BatchList, BatchView } from '../../shared/contracts/batch.js';
 import { DEFAULT_QUALITY } from '../../shared/constants.js';
-import type { JobQueue, QueueDefinition } from '../adapters/jobs/job-queue.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import { streamZip } from '../adapters/media/zip-archive.js';
 import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-links.js';
 import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
-import { JOB_CATALOGUE, type JobOf } from '../jobs/catalogue.js';
+import type { Jobs } from '../jobs/dispatcher.js';
 import { isTransient } from '../jobs/retry-rule.js';
 import { downloadFileName } from './download.service.js';
 import type { MediaResultsService } from './media-results.service.js';
@@ -23,13 +22,13 @@ import type { PhotoPostService } from './photo-post.service.js';
 import type { RemuxService } from './remux.service.js';
 import type { ScheduledTask } from './schedules.service.js';
 import type { VideoService } from './video.service.js';
+import { batchZipUrl } from '../routes/batch.routes.js';
 
 const notFound = () => fail('batch.not_found');
-const ITEM = JOB_CATALOGUE['batch.item'];
 
 export interface BatchDeps {
   repo: BatchesRepository;
-  queue: JobQueue;
+  jobs: Jobs;
   video: VideoService;
   remux: RemuxService;
   photos: PhotoPostService;
@@ -38,30 +37,16 @@ export interface BatchDeps {
   secret: string;
   ttlMs: number;
   concurrency: number;
-  /** After this a running item is taken to be lost with its worker and run again. */
-  itemTimeoutSeconds: number;
   logger: Logger;
 }
 
 export function createBatchService(deps: BatchDeps) {
-  // The kind's retry rule and time limit come from the catalogue (jobs/catalogue.ts).
-  const queue: QueueDefinition = {
-    name: ITEM.queue,
-    concurrency: deps.concurrency,
-    retryLimit: ITEM.retry.retries,
-    retryDelaySeconds: ITEM.retry.backoffSeconds,
-    expireInSeconds: ITEM.timeoutSeconds({ media: 0, batchItem: deps.itemTimeoutSeconds }),
-  };
-  // Fair share: the n-th item of a batch has priority 100 - n, so every batch's first items go
-  // before anyone's long tail; a second user's batch never waits behind the whole of a first one.
+  // Fair share: the priority of the n-th item of a batch falls with n (jobs/catalogue.ts), so every
+  // batch's first items go before anyone's long tail; a second user's batch never waits behind the
+  // whole of a first one.
   const enqueue = (ids: number[]) =>
     Promise.all(
-      ids.map((id, n) =>
-        deps.queue.send(queue.name, { itemId: id } satisfies JobOf<'batch.item'>, {
-          singletonKey: `batch-item-${id}`,
-          priority: Math.max(0, 100 - n),
-        }),
-      ),
+      ids.map((id, n) => deps.jobs.send('batch.item', { itemId: id }, { singletonKey: `batch-item-${id}`, place: n })),
     );
 
   /**
@@ -70,18 +55,18 @@ export function createBatchService(deps: BatchDeps) {
    * downloads); an H.264 file is fetched into the store in a pool job of its own. Never a pool job
    * inside another, which could wait for a slot it holds.
    */
-  async function storeItem(item: BatchItemRow, quality: string, batchId: string, signal: AbortSignal, who: JobOwner) {
+  async function storeItem(item: BatchItemRow, quality: string, batchId: string, signal: AbortSignal, owner: JobOwner) {
     const { video } = await deps.video.getInfo(item.url, signal);
     const v = video.video;
     const title = v.title.slice(0, 500);
     if (v.isPhotoPost) {
       const q = quality === 'images' ? 'images' : 'slideshow';
-      const row = await deps.photos.ensure(video, q, signal, who);
+      const row = await deps.photos.ensure(video, q, signal, owner);
       return { title, fileName: downloadFileName(video.ref.platform, v.author, v.id, q), resultKey: row.key };
     }
     const option = deps.video.pickOption(video, quality);
     if (option.codec === 'hevc') {
-      const row = await deps.remux.ensure(video, option, signal, who);
+      const row = await deps.remux.ensure(video, option, signal, owner);
       return {
         title,
         fileName: downloadFileName(video.ref.platform, v.author, v.id, option.quality),
@@ -90,28 +75,24 @@ export function createBatchService(deps: BatchDeps) {
     }
     const fileName = downloadFileName(video.ref.platform, v.author, v.id, option.quality);
     const resultKey = `batch:${batchId}:${item.id}`;
-    await deps.media.job(
-      signal,
-      async (dir) => {
-        const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, {
-          bulk: true,
-        });
-        const file = path.join(dir, 'item.mp4');
-        const size = await deps.media.download(m.stream, file, { expectedBytes: m.contentLength, signal });
-        await deps.results.save({
-          key: resultKey,
-          kind: 'batch',
-          platform: video.ref.platform,
-          videoId: v.id,
-          file,
-          ext: 'mp4',
-          contentType: 'video/mp4',
-          size,
-          meta: { fileName },
-        });
-      },
-      who,
-    );
+    await deps.media.job(signal, async (dir) => {
+      const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, {
+        bulk: true,
+      });
+      const file = path.join(dir, 'item.mp4');
+      const size = await deps.media.download(m.stream, file, { expectedBytes: m.contentLength, signal });
+      await deps.results.save({
+        key: resultKey,
+        kind: 'batch',
+        platform: video.ref.platform,
+        videoId: v.id,
+        file,
+        ext: 'mp4',
+        contentType: 'video/mp4',
+        size,
+        meta: { fileName },
+      });
+    });
     return { title, fileName, resultKey };
   }
 
@@ -124,7 +105,7 @@ export function createBatchService(deps: BatchDeps) {
     try {
       await deps.repo.finish(
         item.id,
-        await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, priority: 2 }),
+        await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, plan: 2 }),
       );
     } catch (err) {
       if (signal.aborted || (isTransient(err) && willRetry)) {
@@ -137,6 +118,11 @@ export function createBatchService(deps: BatchDeps) {
     }
   }
 
+  // The items' queue, run on nodes that work jobs (jobs/dispatcher.ts).
+  deps.jobs.register('batch.item', ({ itemId }, job) => runItem(itemId, job.signal, job.willRetry), {
+    concurrency: deps.concurrency,
+  });
+
   function statusOf(items: BatchItemRow[]): BatchView['status'] {
     const n = (s: string) => items.filter((i) => i.status === s).length;
     if (n('queued') === items.length) return 'queued';
@@ -147,7 +133,7 @@ export function createBatchService(deps: BatchDeps) {
 
   function zipLink(batchId: string, expiresAt: Date): string {
     const exp = Math.floor(expiresAt.getTime() / 1000);
-    return `/api/batch/${batchId}/zip?exp=${exp}&sig=${mediaLinkSignature(deps.secret, `batch/${batchId}`, exp)}`;
+    return batchZipUrl(batchId, exp, mediaLinkSignature(deps.secret, `batch/${batchId}`, exp));
   }
 
   async function owned(user: User, id: string) {
@@ -157,13 +143,6 @@ export function createBatchService(deps: BatchDeps) {
   }
 
   return {
-    /** Declares the item queue (every node enqueues) and, on working nodes, runs its items. */
-    async start(work: boolean) {
-      await deps.queue.define(queue);
-      if (work)
-        await deps.queue.work(queue, ({ data, signal, willRetry }) => runItem(Number(data.itemId), signal, willRetry));
-    },
-
     async create(
       user: User,
       input: BatchCreateRequest,

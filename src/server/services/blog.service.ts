@@ -1,12 +1,15 @@
 // Blog rules (DECISIONS 6): posts belong to their author, slugs are unique site-wide, published
-// posts are readable by anyone with Markdown rendered sanitised.
+// posts are readable by anyone with Markdown rendered sanitised. Rendered once, on save, in a text
+// worker (issue 34, decision 0042): a read sends what was stored.
 import crypto from 'node:crypto';
-import { fail } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { BlogPostRow, BlogPostsRepository } from '../db/repositories/blog-posts.repository.js';
 import type { BlogPost, PublicBlogPost, createBlogPostRequest } from '../../shared/contracts/blog.js';
 import { slugify } from '../../shared/slug.js';
-import { plainText, renderMarkdown } from './markdown.js';
 import type { ImageRelay } from './image-relay.js';
+import { escapeHtml } from './blog-page-html.js';
+import type { TextWork } from '../text-work/pool.js';
+import type { RenderedPost } from './markdown.js';
 import type { z } from 'zod';
 
 export type CreateBlogPostInput = z.output<typeof createBlogPostRequest>;
@@ -57,8 +60,53 @@ const fieldsOf = (input: CreateBlogPostInput) => ({
   tags: input.tags,
 });
 
-export function createBlogService(deps: { posts: BlogPostsRepository; images?: ImageRelay }) {
+/** Bumped when the renderer or its allow-list changes: every post is then rendered again at start. */
+const RENDERER_VERSION = 'md-it-1';
+
+/** A stored post that no longer renders (saved before the bounds): its text as escaped paragraphs. */
+export function plainHtml(markdown: string): { html: string; summary: string } {
+  const paragraphs = markdown.split(/\n\s*\n/).filter((p) => p.trim());
+  const text = markdown.replace(/\s+/g, ' ').trim();
+  return {
+    html: paragraphs.map((p) => `<p>${escapeHtml(p.trim())}</p>`).join('\n'),
+    summary: text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text,
+  };
+}
+
+export function createBlogService(deps: {
+  posts: BlogPostsRepository;
+  images?: ImageRelay;
+  text: Pick<TextWork, 'run'>;
+  /** Tells apart renderings made with another SESSION_SECRET (their picture links no longer verify). */
+  imageKeyId: string;
+}) {
   const toPost = (row: BlogPostRow) => toBlogPost(row, deps.images);
+  const htmlVersion = `${RENDERER_VERSION}.${deps.imageKeyId}`;
+
+  /** Renders on save: a post that cannot be shown is refused here, with the reason. */
+  async function render(markdown: string) {
+    const out: RenderedPost = await deps.text.run('post', { markdown });
+    if ('refused' in out) throw fail(out.refused === 'too_deep' ? 'blog.too_deep' : 'blog.too_complex');
+    return { contentHtml: out.html, summary: out.summary, htmlVersion };
+  }
+
+  /** A stored post rendered by an older version: rendered now, stored, never a failure for a reader. */
+  async function refresh(row: BlogPostRow): Promise<BlogPostRow> {
+    if (row.htmlVersion === htmlVersion && row.contentHtml !== null) return row;
+    let rendered: { contentHtml: string; summary: string; htmlVersion: string };
+    try {
+      rendered = await render(row.content);
+    } catch (err) {
+      // A refusal is for its author at the next save; readers get the text itself (a busy pool is
+      // no refusal: that read answers 503 and a later one renders).
+      if (!(err instanceof AppError) || !(err.code.startsWith('blog.') || err.code === 'text.too_complex')) throw err;
+      const plain = plainHtml(row.content);
+      rendered = { contentHtml: plain.html, summary: plain.summary, htmlVersion };
+    }
+    await deps.posts.saveRendered(row.id, row.content, rendered);
+    return { ...row, ...rendered };
+  }
+
   return {
     async listMine(authorId: string): Promise<BlogPost[]> {
       return (await deps.posts.listByAuthor(authorId)).map(toPost);
@@ -66,7 +114,8 @@ export function createBlogService(deps: { posts: BlogPostsRepository; images?: I
 
     async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
-      const row = await deps.posts.insert({ ...fieldsOf(input), slug, authorId });
+      const rendered = await render(input.content);
+      const row = await deps.posts.insert({ ...fieldsOf(input), ...rendered, slug, authorId });
       if (!row) throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
       return toPost(row);
     },
@@ -74,7 +123,8 @@ export function createBlogService(deps: { posts: BlogPostsRepository; images?: I
     /** Drafts and published posts alike; someone else's post answers like a missing one. */
     async update(authorId: string, id: number, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
-      const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), slug });
+      const rendered = await render(input.content);
+      const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), ...rendered, slug });
       if (row === 'missing') throw fail('blog.not_found');
       if (row === 'slug_taken') throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
       return toPost(row);
@@ -86,8 +136,9 @@ export function createBlogService(deps: { posts: BlogPostsRepository; images?: I
     },
 
     async getPublished(slug: string): Promise<PublicBlogPost> {
-      const row = await deps.posts.findPublishedBySlug(slug);
-      if (!row) throw fail('blog.not_found');
+      const found = await deps.posts.findPublishedBySlug(slug);
+      if (!found) throw fail('blog.not_found');
+      const row = await refresh(found);
       return {
         title: row.title,
         slug: row.slug,
@@ -95,7 +146,7 @@ export function createBlogService(deps: { posts: BlogPostsRepository; images?: I
         featuredImage: row.featuredImage,
         featuredImageSrc: deps.images ? deps.images.link(row.featuredImage) : row.featuredImage,
         tags: row.tags,
-        html: renderMarkdown(row.content, deps.images?.link),
+        html: row.contentHtml ?? '',
         createdAt: row.createdAt.toISOString(),
         updatedAt: row.updatedAt.toISOString(),
       };
@@ -103,15 +154,33 @@ export function createBlogService(deps: { posts: BlogPostsRepository; images?: I
 
     /** What a link preview needs for a published post, or null. */
     async preview(slug: string): Promise<PostPreview | null> {
-      const row = await deps.posts.findPublishedBySlug(slug);
-      if (!row) return null;
+      const found = await deps.posts.findPublishedBySlug(slug);
+      if (!found) return null;
+      const row = await refresh(found);
       return {
         title: row.title,
-        description: row.excerpt || plainText(row.content),
+        description: row.excerpt || (row.summary ?? ''),
         image: row.featuredImage,
         slug: row.slug,
         publishedAt: row.createdAt.toISOString(),
       };
+    },
+
+    /**
+     * Renders every post stored by another renderer version or relay key (the backfill after the
+     * migration that added the columns); run at start, a batch at a time.
+     */
+    async refreshStale(batch = 50): Promise<number> {
+      const seen = new Set<number>();
+      for (;;) {
+        const rows = (await deps.posts.listStale(htmlVersion, batch)).filter((r) => !seen.has(r.id));
+        for (const row of rows) {
+          seen.add(row.id);
+          await refresh(row);
+        }
+        // A row saved again meanwhile is current by its own save; one seen twice is not retried.
+        if (rows.length === 0) return seen.size;
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ContentPlatform, PlatformOptimization } from '../../shared/contracts/content.js';
 import { PLATFORM_LIMITS } from '../../shared/platform-limits.js';
 import { LlmError, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
-import type { BuiltinContentEngine } from './content-engine.builtin.js';
+import { forPlatform, type PreparedContent } from './content-engine.builtin.js';
 import { cleanHashtags, stripMarkup } from './hashtag-text.js';
 
 const modelAnswer = z.object({
@@ -43,7 +43,7 @@ function systemPrompt(platforms: ContentPlatform[]): string {
 /** Throws LlmError when the model fails, refuses or leaves out a requested platform. */
 export async function llmOptimize(
   llm: LlmClient,
-  builtin: BuiltinContentEngine,
+  prepare: (content: string) => Promise<PreparedContent>,
   content: string,
   platforms: ContentPlatform[],
 ): Promise<PlatformOptimization[]> {
@@ -54,12 +54,16 @@ export async function llmOptimize(
   });
   const parsed = modelAnswer.safeParse(raw);
   if (!parsed.success) throw new LlmError('malformed', 'answer does not match the optimisation schema');
-  const own = builtin.prepare(content);
-  return platforms.map((platform) => {
+  const answers = platforms.map((platform) => {
     const entry = parsed.data.platforms.find((e) => e.platform.trim().toLowerCase() === platform);
     if (!entry) throw new LlmError('malformed', `no caption for ${platform}`);
-    // The model's caption goes through the same rules as ours: hook, tags within the cap, limit.
-    const caption = builtin.prepare(entry.optimizedCaption);
+    return entry;
+  });
+  // The model's captions go through the same rules as ours: hook, tags within the cap, limit.
+  const [own, ...captions] = await Promise.all([content, ...answers.map((a) => a.optimizedCaption)].map(prepare));
+  return platforms.map((platform, i) => {
+    const entry = answers[i];
+    const caption = captions[i];
     if (!caption.hook) throw new LlmError('malformed', `empty caption for ${platform}`);
     const modelTags = cleanHashtags([...own.userTags, ...caption.userTags, ...entry.hashtags]);
     const tips = entry.tips
@@ -67,11 +71,7 @@ export async function llmOptimize(
       .map((t) => stripMarkup(t).slice(0, 300))
       .filter(Boolean)
       .slice(0, 3);
-    const result = builtin.forPlatform(
-      platform,
-      { ...caption, userTags: modelTags, suggestedTags: own.suggestedTags },
-      tips,
-    );
+    const result = forPlatform(platform, { ...caption, userTags: modelTags, suggestedTags: own.suggestedTags }, tips);
     return {
       ...result,
       tips: result.tips.map((t) => t.replace('This caption is a suggestion:', 'This caption is an AI suggestion:')),

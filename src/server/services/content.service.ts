@@ -3,11 +3,12 @@
 import type { Logger } from 'pino';
 import type { OptimizeInput, OptimizeResult } from '../../shared/contracts/content.js';
 import { LlmError, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
-import type { BuiltinContentEngine } from './content-engine.builtin.js';
+import { forPlatform, type PreparedContent } from './content-engine.builtin.js';
 import { llmOptimize } from './content-engine.llm.js';
 
 export function createContentService(deps: {
-  builtin: BuiltinContentEngine;
+  /** The built-in optimiser's reading of a text (run in a text worker thread: text-work/). */
+  prepare: (content: string) => Promise<PreparedContent>;
   llm: LlmClient | null;
   logger: Pick<Logger, 'warn'>;
 }) {
@@ -16,7 +17,7 @@ export function createContentService(deps: {
       if (deps.llm) {
         try {
           return {
-            platforms: await llmOptimize(deps.llm, deps.builtin, input.content, input.platforms),
+            platforms: await llmOptimize(deps.llm, deps.prepare, input.content, input.platforms),
             source: 'llm',
           };
         } catch (err) {
@@ -29,7 +30,8 @@ export function createContentService(deps: {
           );
         }
       }
-      return { platforms: deps.builtin.optimize(input.content, input.platforms), source: 'builtin' };
+      const prepared = await deps.prepare(input.content);
+      return { platforms: input.platforms.map((p) => forPlatform(p, prepared)), source: 'builtin' };
     },
   };
 }

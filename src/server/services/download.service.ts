@@ -13,7 +13,7 @@ import { isPro, mediaJobOwner } from './entitlements.service.js';
 import { quotaExhausted, type QuotaService, type Reservation } from './quota.service.js';
 import { isGone, type RemuxService } from './remux.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import { fail } from '../errors.js';
 import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
@@ -27,6 +27,8 @@ function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
 }
 import { MeteredBody } from './metered-body.js';
 import { peekSound } from '../adapters/media/mp4-head.js';
+import { downloadHeaders } from '../lib/download-headers.js';
+import { thumbnailUrl } from '../routes/video.links.js';
 
 /** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
 const SHARPER = /^\d+p$/;
@@ -66,40 +68,56 @@ export function createDownloadService(deps: {
   /** The response: the file passed through, its slot committed when the last byte goes (decision 0102). */
   function metered(
     reservation: Reservation,
-    file: { stream: Readable; length: number | null; contentType: string; release(chunk: Buffer): void },
+    file: {
+      stream: Readable;
+      length: number | null;
+      /** A file made while it is sent: its size expected from its parts (progress and the half rule). */
+      expectedLength?: number | null;
+      contentType: string;
+      release(chunk: Buffer): void;
+    },
     name: string,
     quality: string,
   ): DownloadStream {
     let resolveSettled!: (ok: boolean) => void;
     const settled = new Promise<boolean>((r) => (resolveSettled = r));
-    const body = new MeteredBody(file.stream, file.length, {
-      commit: (bytes) =>
-        reservation.commit(bytes).then(resolveSettled, (e) => {
-          deps.logger.error({ err: e, downloadId: reservation.downloadId }, 'download commit failed');
-          throw e;
-        }),
-      // Upstream cut, client disconnect or timeout: the slot goes back.
-      release: (bytes) =>
-        reservation.release(bytes).then(
-          () => resolveSettled(false),
-          (e) => {
-            deps.logger.error({ err: e }, 'download release failed');
-            resolveSettled(false);
-          },
-        ),
-    });
+    const body = new MeteredBody(
+      file.stream,
+      file.length,
+      {
+        commit: (bytes) =>
+          reservation.commit(bytes).then(resolveSettled, (e) => {
+            deps.logger.error({ err: e, downloadId: reservation.downloadId }, 'download commit failed');
+            throw e;
+          }),
+        // Upstream cut, client disconnect or timeout: the slot goes back.
+        release: (bytes) =>
+          reservation.release(bytes).then(
+            () => resolveSettled(false),
+            (e) => {
+              deps.logger.error({ err: e }, 'download release failed');
+              resolveSettled(false);
+            },
+          ),
+      },
+      undefined,
+      file.length ?? file.expectedLength ?? null,
+    );
+    const contentType =
+      /^(video|audio)\//.test(file.contentType) || file.contentType === 'application/zip'
+        ? file.contentType
+        : 'video/mp4';
     const headers: Record<string, string> = {
-      'content-type':
-        /^(video|audio)\//.test(file.contentType) || file.contentType === 'application/zip'
-          ? file.contentType
-          : 'video/mp4',
-      'content-disposition': `attachment; filename="${name}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
+      ...downloadHeaders({
+        fileName: name,
+        contentType,
+        length: file.length,
+        expectedLength: file.expectedLength,
+        cache: 'no-store',
+      }),
       // Which option was sent: a sharper gear the platform would not give falls back (decision 0014).
       'x-video-quality': quality,
     };
-    if (file.length !== null) headers['content-length'] = String(file.length);
     return { headers, body, settled, release: file.release };
   }
 
@@ -137,7 +155,13 @@ export function createDownloadService(deps: {
             const file = await deps.remux.open(video, candidate, signal, owner, alternate);
             return metered(
               reservation,
-              { stream: file.stream, length: file.size, contentType: 'video/mp4', release: () => undefined },
+              {
+                stream: file.stream,
+                length: file.size,
+                expectedLength: file.expectedBytes,
+                contentType: 'video/mp4',
+                release: () => undefined,
+              },
               name(candidate.quality),
               candidate.quality,
             );
@@ -251,7 +275,7 @@ export function createDownloadService(deps: {
         videoId: info.videoId,
         title: info.title.slice(0, 5000),
         author: info.author.slice(0, 255),
-        thumbnail: info.thumbnail,
+        hasThumbnail: info.thumbnail !== null,
         duration: info.duration,
         views: info.views,
         likes: info.likes,
@@ -313,7 +337,7 @@ export function createDownloadService(deps: {
         videoId: r.videoId,
         title: r.title,
         author: r.author,
-        thumbnail: r.thumbnail,
+        thumbnail: r.hasThumbnail && r.videoId ? thumbnailUrl(r.videoId, r.platform) : null,
         duration: r.duration,
         views: r.views,
         likes: r.likes,

@@ -1,16 +1,16 @@
 // Who is Pro, who is admin, and what the quota says. Pure rules over a user row.
 import { FREE_DOWNLOAD_LIMIT } from '../../shared/constants.js';
 import type { AuthUser, SubscriptionStatus } from '../../shared/contracts/index.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import type { User } from '../db/repositories/users.repository.js';
 
 export function isPro(user: User, now = new Date()): boolean {
   return user.proGranted || (user.proUntil !== null && user.proUntil.getTime() > now.getTime());
 }
 
-/** Whose media job this is, for the pool's order (SPEC 1 "priority processing"): Pro before free. */
+/** Whose media job this is, for the job queue's order (SPEC 1 "priority processing"): Pro before free. */
 export function mediaJobOwner(user: User): JobOwner {
-  return { owner: user.id, priority: isPro(user) ? 2 : 1 };
+  return { owner: user.id, plan: isPro(user) ? 2 : 1 };
 }
 
 /**

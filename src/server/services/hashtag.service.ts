@@ -7,11 +7,12 @@ import type {
   HashtagObservationsRepository,
   ObservedSnapshot,
 } from '../db/repositories/hashtag-observations.repository.js';
-import type { BuiltinHashtagEngine, HashtagInput } from './hashtag-engine.builtin.js';
+import type { HashtagInput, HashtagSuggestion } from './hashtag-engine.builtin.js';
 import { llmHashtags } from './hashtag-engine.llm.js';
 
 export interface HashtagServiceDeps {
-  builtin: BuiltinHashtagEngine;
+  /** The built-in engine's suggestion (run in a text worker thread: text-work/). */
+  builtin: (input: HashtagInput, observed: ObservedSnapshot | null) => Promise<HashtagSuggestion>;
   llm: LlmClient | null;
   observations: Pick<HashtagObservationsRepository, 'snapshot'>;
   logger: Pick<Logger, 'warn'>;
@@ -42,7 +43,7 @@ export function createHashtagService(deps: HashtagServiceDeps) {
   return {
     async generate(input: HashtagInput): Promise<HashtagResult> {
       const snapshot = await observed();
-      const builtin = deps.builtin.generate(input, snapshot);
+      const builtin = await deps.builtin(input, snapshot);
       if (!deps.llm) return { ...builtin, source: 'builtin' };
       try {
         return { ...(await llmHashtags(deps.llm, input, builtin, snapshot)), source: 'llm' };

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../errors.js';
 import type { HttpClient } from '../adapters/http/index.js';
+import { imageRelayUrl } from '../routes/images.routes.js';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -33,9 +34,24 @@ export function sniffImageType(b: Buffer): string | null {
   return null;
 }
 
+/** The relay's signature of a picture's URL (pure, so a text worker thread signs a post's images too). */
+export function relaySigner(secret: string): (url: string) => string {
+  const key = crypto.createHmac('sha256', secret).update('image-relay-v1').digest();
+  return (url) => crypto.createHmac('sha256', key).update(url).digest('base64url').slice(0, 32);
+}
+
+/**
+ * A picture written by a user (a blog post's image) as a relay link; null for anything but an
+ * absolute http(s) URL, so a post can never point a reader's browser at this site's own routes
+ * (`![ ](/api/video/download?...)` spent readers' downloads; issue 34).
+ */
+export function relayOnly(sign: (url: string) => string): (url: string) => string | null {
+  return (url) => (/^https?:\/\/[^/\\]/i.test(url) && URL.canParse(url) ? imageRelayUrl(url, sign(url)) : null);
+}
+
 export function createImageRelay(deps: { secret: string; http: HttpClient }) {
-  const key = crypto.createHmac('sha256', deps.secret).update('image-relay-v1').digest();
-  const sign = (url: string) => crypto.createHmac('sha256', key).update(url).digest('base64url').slice(0, 32);
+  const sign = relaySigner(deps.secret);
+  const relayed = relayOnly(sign);
   const cache = new LRUCache<string, RelayedImage>({
     maxSize: CACHE_BYTES,
     sizeCalculation: (v) => v.body.length || 1,
@@ -44,7 +60,9 @@ export function createImageRelay(deps: { secret: string; http: HttpClient }) {
   const inFlight = new Map<string, Promise<RelayedImage>>();
 
   async function fetchImage(url: string): Promise<RelayedImage> {
-    const host = new URL(url).hostname;
+    // A link signed before its form was checked (or an address URL cannot read) is no picture.
+    const host = URL.canParse(url) ? new URL(url).hostname : null;
+    if (!host) throw fail('not_found');
     const res = await deps.http.request(url, {
       allow: [host],
       allowHttp: true,
@@ -70,9 +88,10 @@ export function createImageRelay(deps: { secret: string; http: HttpClient }) {
     link(url: string | null | undefined): string | null {
       if (!url) return null;
       if (url.startsWith('/') && !url.startsWith('//')) return url;
-      if (!/^https?:\/\//i.test(url)) return null;
-      return `/api/images?u=${encodeURIComponent(url)}&s=${sign(url)}`;
+      return relayed(url);
     },
+    /** A user's picture: the relay link, never one of this product's own paths (relayOnly). */
+    relayed,
 
     /** The picture behind a link this server signed; 404 for a forged link or anything not an image. */
     async open(url: string, signature: string): Promise<RelayedImage> {

@@ -12,6 +12,8 @@ import { createLocalStore, createS3Store, type MediaStore } from '../adapters/st
 import { createCaptionsEngine } from '../adapters/asr/captions-engine.js';
 import { createOpenAiEngine } from '../adapters/asr/openai-engine.js';
 import { createOfflineEngine } from '../adapters/asr/offline-engine.js';
+import { createWhisperEngine } from '../adapters/asr/whisper-engine.js';
+import { modelsDir } from '../adapters/asr/whisper-models.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
 import { createMediaJobs } from './media-jobs.service.js';
@@ -93,6 +95,14 @@ export function createMediaFeature(
         : null,
       (input, output, signal) => media.toUpload(input, output, signal),
     ),
+    // With a model in DATA_DIR/models (models:fetch), whisper.cpp listens before pocketsphinx.
+    createWhisperEngine({
+      ffmpeg: ffmpeg.path,
+      modelsDir: modelsDir(config.DATA_DIR),
+      preferred: config.WHISPER_MODEL,
+      threads: config.WHISPER_THREADS,
+      timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
+    }),
     createOfflineEngine({
       ffmpeg: ffmpeg.path,
       modelDir: config.POCKETSPHINX_MODEL_DIR,

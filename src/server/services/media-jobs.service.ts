@@ -7,67 +7,45 @@
 // Pro's jobs go before free users'; among equals, the owner with fewer open jobs goes first. The
 // kinds, their retry rules and time limits are declared in jobs/catalogue.ts (issue 30).
 import { EventEmitter } from 'node:events';
-import type { Logger } from 'pino';
-import type { JobQueue, JobStatus, QueueDefinition } from '../adapters/jobs/job-queue.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { GrowingFile } from '../adapters/media/growing-file.js';
+import type { JobStatus, QueueDefinition } from '../adapters/jobs/job-queue.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
-import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
+import { mediaJobToken, type MediaJobView } from '../../shared/contracts/media-jobs.js';
 import { AppError, fail, infrastructureError, revive } from '../errors.js';
-import { checkHandlers, JOB_CATALOGUE, type JobKind, type JobName, type JobOf, kindsOn } from '../jobs/catalogue.js';
+import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn, type MediaJobName } from '../jobs/catalogue.js';
 import { isTransient } from '../jobs/retry-rule.js';
-import type { MediaResultsService } from './media-results.service.js';
+import type {
+  MediaPayloads,
+  PayloadMap,
+  MediaJobRequest,
+  LiveResult,
+  MediaJobHandler,
+  PendingJob,
+  RunOptions,
+  MediaJobsDeps,
+  StatusWait,
+} from './media-jobs.types.js';
+export type {
+  MediaPayloads,
+  MediaJobRequest,
+  MediaJobContext,
+  LiveResult,
+  MediaJobHandler,
+  PendingJob,
+  RunOptions,
+  MediaJobsDeps,
+  StatusWait,
+} from './media-jobs.types.js';
 
 export const MEDIA_QUEUE = 'media';
 /** A request that asked not to wait (Prefer: respond-async) still gets a result this fast one at once. */
 const ASYNC_AFTER_MS = 1500;
 const POLL_MAX_MS = 1000;
 
-/** The payload of a declared kind (jobs/catalogue.ts); plain JSON for a kind a test declares. */
-export type PayloadOf<K extends string> = K extends JobName ? JobOf<K> : Record<string, unknown>;
-/** What a handler receives: its kind's payload and the job's own fields. */
-export type JobData<K extends string> = PayloadOf<K> & { kind: string; key: string; owner: string; priority: number };
+type Outcome = { row: MediaResult } | { err: AppError } | { live: GrowingFile };
 
-export interface MediaJobRequest<K extends string = string> {
-  /** The kind, declared in jobs/catalogue.ts: 'audio', 'transcript', 'remux', 'images', 'slideshow', 'preview'. */
-  kind: K;
-  /** The media result it stores (one job per key). */
-  key: string;
-  /** What the handler needs on any node: the kind's payload (plain JSON). */
-  data: PayloadOf<K>;
-  who?: JobOwner;
-  /** False where the caller has its own fallback (a remux falls back to the next file): no retries. */
-  retry?: boolean;
-}
-/**
- * `local`: what a request waiting on this node handed over (its lookup of the video), so the job
- * does not look the video up again; undefined on another node, which looks it up itself.
- */
-export type MediaJobHandler<K extends string = string> = (
-  data: JobData<K>,
-  signal: AbortSignal,
-  who: JobOwner,
-  local: unknown,
-  /** Where the work stands, 0..100 (a caption render reports ffmpeg's); shown by status(). */
-  progress: (percent: number) => void,
-) => Promise<MediaResult>;
-export type PendingJob = MediaJobView & { state: 'queued' | 'running' };
-
-export interface MediaJobsDeps {
-  queue: JobQueue;
-  results: MediaResultsService;
-  logger: Logger;
-  /** This node's MEDIA_CONCURRENCY and MEDIA_QUEUE_LIMIT: the open jobs admitted. */
-  concurrency: number;
-  maxQueue: number;
-  /** How long a request waits for its job before answering media.busy (the job goes on). */
-  waitMs: number;
-  /** A job running longer than this (plus a minute) was lost with its worker and runs again. */
-  timeoutSeconds: number;
-  /** Kinds declared by tests on top of the catalogue (their handlers come after the start). */
-  testKinds?: Record<string, JobKind>;
-}
-
-type Outcome = { row: MediaResult } | { err: AppError };
+const MAX_STATUS_WAIT_MS = 25_000;
+const STATUS_POLL_MS = 250;
 
 const busy = () => fail('media.busy');
 const aborted = () => fail('request.aborted');
@@ -77,28 +55,36 @@ const interrupted = () => fail('media.interrupted');
 const errorFrom = (output: Record<string, unknown> | null): AppError =>
   revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
 
-export function createMediaJobs(deps: MediaJobsDeps) {
+/**
+ * The media queue's dispatcher, typed by the catalogue's media kinds (`P`): `register` and `run`
+ * take a declared kind and its payload only. Tests that declare made-up kinds use
+ * `MediaJobsOf<their payloads>` over the same object.
+ */
+export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: MediaJobsDeps) {
+  type Kind = keyof P & string;
   const kinds: Record<string, JobKind> = Object.fromEntries(
-    kindsOn(MEDIA_QUEUE).map((k) => [k, JOB_CATALOGUE[k as keyof typeof JOB_CATALOGUE]]),
+    kindsOn(MEDIA_QUEUE).map((k) => [k, JOB_CATALOGUE[k as MediaJobName]]),
   );
   const declared = (kind: string): JobKind | undefined => kinds[kind] ?? deps.testKinds?.[kind];
   const limits = { media: deps.timeoutSeconds, batchItem: deps.timeoutSeconds };
-  // The queue's own retry and expiry are the fallback; every job carries its kind's (send below).
+  // Every job carries its kind's retry rule and time limit (send below); the queue's are a fallback.
   const queue: QueueDefinition = {
     name: MEDIA_QUEUE,
     policy: 'stately',
     cancellable: true,
     concurrency: deps.concurrency,
     retryLimit: 0,
-    expireInSeconds: deps.timeoutSeconds + 60,
+    expireInSeconds: Math.max(...Object.values(kinds).map((k) => k.timeoutSeconds(limits))),
   };
   let started = false;
   const ownerShare = Math.max(1, Math.ceil(deps.maxQueue / 2));
-  const handlers = new Map<string, MediaJobHandler>();
+  const handlers = new Map<string, MediaJobHandler<never>>();
   const settled = new EventEmitter().setMaxListeners(0);
   const waiting = new Map<string, number>();
   /** Per key, what the requests waiting here looked up (handed to the job if it runs here). */
   const locals = new Map<string, unknown>();
+  /** Per key, the result a job on this node is making now (readable while it grows). */
+  const lives = new Map<string, GrowingFile>();
   let admission: Promise<unknown> = Promise.resolve();
 
   function toAppError(err: unknown, kind: string): AppError {
@@ -109,17 +95,15 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     return fail('internal');
   }
 
-  async function handle(id: string, data: Record<string, unknown>, signal: AbortSignal, willRetry: boolean) {
-    const kind = String(data.kind);
-    const run = handlers.get(kind);
-    const who: JobOwner = {
-      owner: typeof data.owner === 'string' ? data.owner : undefined,
-      priority: Number(data.priority ?? 0),
-    };
+  /** The job's own fields beside its kind's payload (send below). */
+  type Envelope = { kind: string; key: string; owner: string; keep: boolean; askers: string[] };
+
+  async function handle(id: string, data: Envelope, signal: AbortSignal, willRetry: boolean) {
+    const { kind, key } = data;
+    const run = handlers.get(kind) as MediaJobHandler<Envelope> | undefined;
     try {
       if (!run) throw interrupted(); // a node of another release; it is not this request's fault
       // A second job of the key (queued while the first ran) finds the first one's result.
-      const key = String(data.key);
       // Progress is written at most once a second: it is a database update.
       let last = 0;
       const progress = (percent: number) => {
@@ -127,8 +111,16 @@ export function createMediaJobs(deps: MediaJobsDeps) {
         last = Date.now();
         void deps.queue.setProgress(MEDIA_QUEUE, id, percent).catch(() => undefined);
       };
+      const live = (output: GrowingFile) => {
+        lives.set(key, output);
+        settled.emit(id, { live: output } satisfies Outcome);
+      };
       const row =
-        (await deps.results.find(key)) ?? (await run(data as JobData<string>, signal, who, locals.get(key), progress));
+        (await deps.results.find(key)) ??
+        (await run(data, { id, key, signal, local: locals.get(key), progress, live }).finally(() => {
+          lives.get(key)?.release();
+          lives.delete(key);
+        }));
       settled.emit(id, { row } satisfies Outcome);
       return { stored: row.key };
     } catch (err) {
@@ -144,10 +136,10 @@ export function createMediaJobs(deps: MediaJobsDeps) {
   }
 
   /** The open job of the key, or a new one when the line has room; one admission at a time here. */
-  function submit(req: MediaJobRequest, keep: boolean): Promise<string> {
+  function submit(req: MediaJobRequest<P, Kind>, keep: boolean): Promise<string> {
     const kind = declared(req.kind);
     if (!kind) return Promise.reject(new Error(`job catalogue: undeclared media job kind ${req.kind}`));
-    const owner = req.who?.owner ?? '';
+    const owner = req.owner?.owner ?? '';
     const turn = admission.then(async () => {
       const open = await deps.queue.openJob(MEDIA_QUEUE, req.key);
       if (open) {
@@ -158,20 +150,12 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       const counts = await deps.queue.openCounts(MEDIA_QUEUE, owner);
       if (counts.open >= deps.concurrency + deps.maxQueue || (owner && counts.owners >= deps.concurrency + ownerShare))
         throw busy();
-      const plan = req.who?.priority ?? 0;
-      const data = {
-        ...req.data,
-        kind: req.kind,
-        key: req.key,
-        owner,
-        priority: plan,
-        keep,
-        askers: owner ? [owner] : [],
-      };
-      const id = await deps.queue.send(MEDIA_QUEUE, data, {
-        priority: plan * 1000 + Math.max(0, 999 - counts.owners),
+      const data = { ...req.data, kind: req.kind, key: req.key, owner, keep, askers: owner ? [owner] : [] };
+      // Retry rule, time limit and place in line: the kind's, from the catalogue only.
+      const id = await deps.queue.send(MEDIA_QUEUE, data satisfies Envelope, {
+        priority: kind.priority({ plan: req.owner?.plan ?? 0, ownerOpen: counts.owners }),
         singletonKey: req.key,
-        retries: req.retry === false ? 0 : kind.retry.retries,
+        retries: kind.retry.retries,
         backoffSeconds: kind.retry.backoffSeconds,
         timeoutSeconds: kind.timeoutSeconds(limits),
       });
@@ -198,16 +182,23 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     });
   }
 
-  /** The job's result; null when `limitMs` passed first. `ref.id` follows a job started again. */
+  /**
+   * The job's result; null when `limitMs` passed first. `ref.id` follows a job started again.
+   * `live`: the result while a job on this node makes it, as soon as it has a first byte.
+   */
   async function outcome(
     ref: { id: string },
-    req: MediaJobRequest,
+    req: MediaJobRequest<P, Kind>,
     signal: AbortSignal | undefined,
     limitMs: number,
-  ): Promise<MediaResult | null> {
+    live = false,
+  ): Promise<MediaResult | LiveResult | null> {
     const deadline = Date.now() + limitMs;
     for (let pause = 25; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
       if (signal?.aborted) throw aborted();
+      // Opened here, in the same turn as the lookup, while the job still holds the file.
+      const growing = live ? lives.get(req.key) : undefined;
+      if (growing) return { live: growing.reader(), expectedBytes: growing.expectedBytes };
       const s = await deps.queue.status(MEDIA_QUEUE, ref.id);
       if (s?.state === 'failed') throw errorFrom(s.output);
       if (s?.state === 'completed' || !s) {
@@ -225,6 +216,7 @@ export function createMediaJobs(deps: MediaJobsDeps) {
       if (left <= 0) return null;
       const heard = await news(ref.id, Math.min(pause, left), signal);
       if (heard && 'row' in heard) return heard.row;
+      if (heard && 'live' in heard) continue; // taken at the top when this request accepts it
       if (heard) throw heard.err;
     }
   }
@@ -235,6 +227,14 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     else waiting.delete(key);
     return n;
   };
+
+  /** A done job's stored file as a signed link (what the tool's own answer would give). */
+  async function resultOf(s: JobStatus | null): Promise<Pick<MediaJobView, 'result'>> {
+    const row = s ? await deps.results.find(String(s.data.key)) : undefined;
+    return row
+      ? { result: { url: deps.results.link(row), size: String(row.size), expiresAt: row.expiresAt.toISOString() } }
+      : {};
+  }
 
   function view(id: string, s: JobStatus | null): MediaJobView {
     if (!s) throw fail('media.job_not_found');
@@ -253,63 +253,97 @@ export function createMediaJobs(deps: MediaJobsDeps) {
     };
   }
 
+  /**
+   * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
+   * moment answer where the job stands instead (it goes on without anyone connected).
+   */
+  function run<K extends Kind>(
+    req: MediaJobRequest<P, K>,
+    signal?: AbortSignal,
+    opts?: RunOptions & { respondAsync?: false },
+  ): Promise<MediaResult>;
+  function run<K extends Kind>(
+    req: MediaJobRequest<P, K>,
+    signal: AbortSignal | undefined,
+    opts: RunOptions,
+  ): Promise<MediaResult | PendingJob>;
+  async function run(
+    req: MediaJobRequest<P, Kind>,
+    signal?: AbortSignal,
+    opts: RunOptions = {},
+  ): Promise<MediaResult | PendingJob | LiveResult> {
+    const stored = await deps.results.find(req.key);
+    if (stored) return stored;
+    if (signal?.aborted) throw aborted();
+    if (opts.local !== undefined && !locals.has(req.key)) locals.set(req.key, opts.local);
+    let ref: { id: string };
+    try {
+      ref = { id: await submit(req, !!opts.respondAsync) };
+    } catch (err) {
+      if (!waiting.has(req.key)) locals.delete(req.key);
+      throw err;
+    }
+    count(req.key, 1);
+    let reading = false;
+    const leave = async () => {
+      // The last request on this node left: stop the work, unless someone comes back for it.
+      const left = count(req.key, -1);
+      if (left === 0) locals.delete(req.key);
+      if (left === 0 && signal?.aborted) await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
+    };
+    try {
+      const row = await outcome(ref, req, signal, opts.respondAsync ? ASYNC_AFTER_MS : deps.waitMs, opts.live);
+      if (row && 'live' in row) {
+        // Still waiting while it reads: a person who leaves mid-file stops the job like before.
+        reading = true;
+        row.live.once('close', () => void leave());
+        return row;
+      }
+      if (row) return row;
+      if (!opts.respondAsync) {
+        await deps.queue.keep(MEDIA_QUEUE, ref.id); // told to come back: the work goes on
+        throw busy();
+      }
+      return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id, { position: true })) as PendingJob;
+    } finally {
+      if (!reading) await leave();
+    }
+  }
+
   return {
     /** What runs a kind of job (the services register theirs); the kind must be in the catalogue. */
-    register<K extends string>(kind: K, handler: MediaJobHandler<K>) {
+    register<K extends Kind>(kind: K, handler: MediaJobHandler<P[K]>) {
       if (started && !declared(kind)) checkHandlers(MEDIA_QUEUE, [], [kind]);
-      handlers.set(kind, handler as MediaJobHandler);
+      handlers.set(kind, handler as MediaJobHandler<never>);
     },
     /**
      * Declares the queue (every node submits) and, on nodes that work jobs, runs them. Stops with
      * a clear line when a declared kind has no handler or a handler no declared kind.
      */
     async start(work: boolean) {
-      checkHandlers(MEDIA_QUEUE, Object.keys(kinds), [...handlers.keys()]);
+      // Tests' made-up kinds may get their handlers before or after this (the start is deferred, 0075).
+      checkHandlers(
+        MEDIA_QUEUE,
+        Object.keys(kinds),
+        [...handlers.keys()].filter((k) => !deps.testKinds?.[k]),
+      );
       started = true;
       await deps.queue.define(queue);
-      if (work) await deps.queue.work(queue, ({ id, data, signal, willRetry }) => handle(id, data, signal, willRetry));
+      if (work)
+        await deps.queue.work(queue, ({ id, data, signal, willRetry }) =>
+          handle(id, data as Envelope, signal, willRetry),
+        );
     },
     /** Requests on this node waiting for the result of `key`. */
     waiting: (key: string) => waiting.get(key) ?? 0,
 
+    run: run as typeof run,
     /**
-     * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
-     * moment answer where the job stands instead (it goes on without anyone connected).
+     * As run, but while a job on this node makes the result, its bytes as they are written
+     * (a LiveResult) instead of waiting for the stored file.
      */
-    async run<K extends string>(
-      req: MediaJobRequest<K>,
-      signal?: AbortSignal,
-      opts: { respondAsync?: boolean; local?: unknown } = {},
-    ): Promise<MediaResult | PendingJob> {
-      const stored = await deps.results.find(req.key);
-      if (stored) return stored;
-      if (signal?.aborted) throw aborted();
-      if (opts.local !== undefined && !locals.has(req.key)) locals.set(req.key, opts.local);
-      let ref: { id: string };
-      try {
-        ref = { id: await submit(req, !!opts.respondAsync) };
-      } catch (err) {
-        if (!waiting.has(req.key)) locals.delete(req.key);
-        throw err;
-      }
-      count(req.key, 1);
-      try {
-        const row = await outcome(ref, req, signal, opts.respondAsync ? ASYNC_AFTER_MS : deps.waitMs);
-        if (row) return row;
-        if (!opts.respondAsync) {
-          await deps.queue.keep(MEDIA_QUEUE, ref.id); // told to come back: the work goes on
-          throw busy();
-        }
-        return view(ref.id, await deps.queue.status(MEDIA_QUEUE, ref.id, { position: true })) as PendingJob;
-      } finally {
-        // The last request on this node left: stop the work, unless someone comes back for it.
-        const left = count(req.key, -1);
-        if (left === 0) locals.delete(req.key);
-        if (left === 0 && signal?.aborted)
-          await deps.queue.cancelUnlessKept(MEDIA_QUEUE, ref.id).catch(() => undefined);
-      }
-    },
-
+    runLive: <K extends Kind>(req: MediaJobRequest<P, K>, signal?: AbortSignal, local?: unknown) =>
+      run(req, signal, { local, live: true }) as unknown as Promise<MediaResult | LiveResult>,
     /** Stops an open job of `owner`, kept or not: the person who started it said stop (a render's Cancel). */
     async cancel(id: string, owner: string): Promise<MediaJobView> {
       const s = await deps.queue.status(MEDIA_QUEUE, id);
@@ -322,12 +356,29 @@ export function createMediaJobs(deps: MediaJobsDeps) {
      * Where a media job stands (GET /api/media-jobs/:id). With `asker`, only for those who asked
      * for it: to anyone else it is unknown (404), as an id that does not exist.
      */
-    async status(id: string, asker?: string): Promise<MediaJobView> {
-      const s = await deps.queue.status(MEDIA_QUEUE, id, { position: true });
-      const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
-      if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
-      return view(id, s);
+    async status(id: string, asker?: string, wait?: StatusWait): Promise<MediaJobView> {
+      const deadline = Date.now() + Math.min(wait?.ms ?? 0, MAX_STATUS_WAIT_MS);
+      for (;;) {
+        const s = await deps.queue.status(MEDIA_QUEUE, id, { position: true });
+        const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
+        if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
+        const v = view(id, s);
+        // Waiting (a long poll): until the job moved on from what the asker saw, ended, or time ran out.
+        const left = deadline - Date.now();
+        if (
+          v.state === 'done' ||
+          v.state === 'failed' ||
+          left <= 0 ||
+          wait?.signal?.aborted ||
+          mediaJobToken(v) !== wait?.seen
+        )
+          return v.state === 'done' ? { ...v, ...(await resultOf(s)) } : v;
+        // News of a job run here comes at once; another node's progress is read again in a moment.
+        await news(id, Math.min(STATUS_POLL_MS, left), wait?.signal);
+      }
     },
   };
 }
-export type MediaJobs = ReturnType<typeof createMediaJobs>;
+/** The media dispatcher over a payload map (tests: their made-up kinds). */
+export type MediaJobsOf<P extends PayloadMap> = ReturnType<typeof createMediaJobs<P>>;
+export type MediaJobs = MediaJobsOf<MediaPayloads>;

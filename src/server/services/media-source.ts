@@ -23,8 +23,20 @@ export interface OpenedMedia {
   length: number | null;
 }
 
+/**
+ * A source named by the server, never by a request: an upload its owner's request was checked for
+ * (`studioUploads.ready`). Tools take links as strings; only this shape reaches an upload (issue 34).
+ */
+export interface OwnedUpload {
+  readonly upload: string;
+}
+
+/** The source's name for the media job (`upload:<id>` never comes from a request). */
+export const sourceName = (source: string | OwnedUpload): string =>
+  typeof source === 'string' ? source : `upload:${source.upload}`;
+
 export interface MediaSource {
-  /** True when a registered platform recognises the link (the one link rule: platforms/registry.ts). */
+  /** True when a registered platform recognises the link (the one link rule: platforms/registry.ts); never `upload:`. */
   recognises(url: string): boolean;
   /** The registered platforms' names, for messages. */
   platformNames(): string[];

@@ -3,18 +3,20 @@
 // into the job's temp dir with the page's cookies, then kept in the media store under `images:<id>` /
 // `slideshow:<id>` for the result TTL: a second download costs no CDN traffic and no ffmpeg run,
 // and concurrent requests share one job, which lives while anyone waits for it.
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { fail } from '../errors.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import { renderSlideshow, SECONDS_PER_SILENT_SLIDE } from '../adapters/media/slideshow.js';
 import { writeZip } from '../adapters/media/zip-archive.js';
 import { slideshowFrame } from '../platforms/video-model.js';
 import { mediaKeyId, type FetchedVideo } from '../platforms/platform.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { defineMediaJob } from './media-job.js';
 import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
-import { isGone, type RemuxedFile } from './remux.service.js';
+import { isGone } from './remux.service.js';
 import { MAX_SLIDE_BYTES, type PhotoQuality, type VideoService } from './video.service.js';
 
 /** Slides fetched at once: enough to fill the link, few enough not to look like a scraper. */
@@ -96,20 +98,16 @@ export function createPhotoPostService(deps: {
     return { file, seconds: probed.duration };
   }
 
-  function produce(
-    video: FetchedVideo,
-    quality: PhotoQuality,
-    key: string,
-    signal: AbortSignal,
-    who: JobOwner,
-  ): Promise<MediaResult> {
-    return deps.media.job(
-      signal,
-      async (dir) => {
-        const save = (file: string, ext: string, contentType: string, size: number) =>
-          deps.results.save({
-            key,
-            kind: quality,
+  // The jobs, on whichever node runs them: the request's lookup when it waits on this node (one
+  // lookup per job), else their own by id; then the ZIP or the render.
+  const define = (quality: PhotoQuality) =>
+    defineMediaJob(deps, {
+      kind: quality,
+      key: ({ platform, videoId }) => `${quality}:${mediaKeyId({ platform, id: videoId })}`,
+      load: ({ platform, videoId }, signal): Promise<FetchedVideo> => deps.video.byId(videoId, signal, platform),
+      async produce({ source: video, dir, signal, save }) {
+        const store = (file: string, ext: string, contentType: string, size: number) =>
+          save({
             platform: video.ref.platform,
             videoId: video.video.id,
             file,
@@ -121,7 +119,7 @@ export function createPhotoPostService(deps: {
         if (quality === 'images') {
           const slides = await fetchSlides(video, dir, signal);
           const output = path.join(dir, 'slides.zip');
-          return save(output, 'zip', 'application/zip', await writeZip(slides, output, signal));
+          return store(output, 'zip', 'application/zip', await writeZip(slides, output, signal));
         }
         // Slides and sound at once; the first failure stops the other, and both settle before the dir goes.
         const parts = new AbortController();
@@ -145,20 +143,10 @@ export function createPhotoPostService(deps: {
           output,
           signal,
         );
-        return save(output, 'mp4', 'video/mp4', size);
+        return store(output, 'mp4', 'video/mp4', size);
       },
-      who,
-    );
-  }
-
-  // The jobs, on whichever node runs them: the request's lookup when it waits on this node (one
-  // lookup per job), else their own; then the ZIP or the render.
-  for (const quality of ['images', 'slideshow'] as const) {
-    deps.jobs.register(quality, async (data, signal, who, local) => {
-      const video = (local as FetchedVideo | undefined) ?? (await deps.video.byId(data.videoId, signal, data.platform));
-      return produce(video, quality, String(data.key), signal, who);
     });
-  }
+  const jobs = { images: define('images'), slideshow: define('slideshow') };
 
   return {
     /** The stored ZIP or slideshow of a photo post, made now if it is not kept yet. */
@@ -166,24 +154,21 @@ export function createPhotoPostService(deps: {
       video: FetchedVideo,
       quality: PhotoQuality,
       signal?: AbortSignal,
-      who?: JobOwner,
+      owner?: JobOwner,
     ): Promise<MediaResult> {
       if (!video.video.images.length)
         throw fail('video.no_slide', { variant: 'none', platform: deps.video.platformName(video.ref.platform) });
-      const key = `${quality}:${mediaKeyId(video.ref)}`;
       const data = { platform: video.ref.platform, videoId: video.ref.id };
-      return (await deps.jobs.run({ kind: quality, key, data, who }, signal, {
-        local: video,
-      })) as MediaResult;
+      return jobs[quality].run({ data, source: video, owner }, signal);
     },
     /** The ZIP or slideshow of a photo post as a stream, from the store or made now. */
     async open(
       video: FetchedVideo,
       quality: PhotoQuality,
       signal?: AbortSignal,
-      who?: JobOwner,
-    ): Promise<RemuxedFile & { contentType: string }> {
-      const row = await this.ensure(video, quality, signal, who);
+      owner?: JobOwner,
+    ): Promise<{ stream: Readable; size: number; contentType: string }> {
+      const row = await this.ensure(video, quality, signal, owner);
       const opened = await deps.results.openRow(row);
       if (!opened) throw fail('media.store_unavailable');
       return { ...opened, contentType: row.contentType };

@@ -4,9 +4,9 @@
 // media job (kind `preview`, any node that works jobs), shared by everyone asking for it meanwhile.
 import path from 'node:path';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
+import type { JobOwner } from '../jobs/catalogue.js';
 import { cutPreviewClip } from '../adapters/media/preview-clip.js';
-import type { MediaResult } from '../db/repositories/media-results.repository.js';
+import { defineMediaJob } from './media-job.js';
 import type { MediaJobs } from './media-jobs.service.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { VideoService } from './video.service.js';
@@ -27,57 +27,39 @@ export function createPreviewService(deps: {
   results: MediaResultsService;
   jobs: MediaJobs;
 }) {
-  function produce(
-    id: string,
-    platform: string,
-    key: string,
-    signal: AbortSignal,
-    who?: JobOwner,
-  ): Promise<MediaResult> {
-    return deps.media.job(
-      signal,
-      async (dir) => {
-        const opened = await deps.video.openPreview(id, undefined, signal, platform);
-        const input = path.join(dir, 'input.mp4');
-        await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
-        const output = path.join(dir, 'preview.mp4');
-        const size = await cutPreviewClip(
-          deps.media,
-          input,
-          output,
-          freePreviewSeconds(opened.video.video.duration),
-          signal,
-        );
-        return deps.results.save({
-          key,
-          kind: 'preview',
-          platform,
-          videoId: id,
-          file: output,
-          ext: 'mp4',
-          contentType: 'video/mp4',
-          size,
-          meta: { fileName: `preview-${id}.mp4` },
-        });
-      },
-      who,
-    );
-  }
-
   // The job, on whichever node runs it: the platform and the video id (the lookup is by id).
-  deps.jobs.register('preview', (data, signal, who) =>
-    produce(String(data.videoId), String(data.platform), String(data.key), signal, who),
-  );
+  const job = defineMediaJob(deps, {
+    kind: 'preview',
+    key: ({ platform, videoId }) => `preview:${mediaKeyId({ platform, id: videoId })}`,
+    load: async () => undefined,
+    async produce({ data: { platform, videoId }, dir, signal, save }) {
+      const opened = await deps.video.openPreview(videoId, undefined, signal, platform);
+      const input = path.join(dir, 'input.mp4');
+      await deps.media.download(opened.stream, input, { expectedBytes: opened.contentLength, signal });
+      const output = path.join(dir, 'preview.mp4');
+      const size = await cutPreviewClip(
+        deps.media,
+        input,
+        output,
+        freePreviewSeconds(opened.video.video.duration),
+        signal,
+      );
+      return save({
+        platform,
+        videoId,
+        file: output,
+        ext: 'mp4',
+        contentType: 'video/mp4',
+        size,
+        meta: { fileName: `preview-${videoId}.mp4` },
+      });
+    },
+  });
 
   return {
     /** A signed link to the free preview clip of a video, cut once and kept like other results. */
-    async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM, who?: JobOwner): Promise<string> {
-      const key = `preview:${mediaKeyId({ platform, id })}`;
-      const row = (await deps.jobs.run(
-        { kind: 'preview', key, data: { platform, videoId: id }, who },
-        signal,
-      )) as MediaResult;
-      return deps.results.link(row);
+    async clipLink(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM, owner?: JobOwner): Promise<string> {
+      return deps.results.link(await job.run({ data: { platform, videoId: id }, source: undefined, owner }, signal));
     },
   };
 }

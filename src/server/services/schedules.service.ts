@@ -6,9 +6,7 @@
 import type { Logger } from 'pino';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
 import type { ScheduleRunsRepository } from '../db/repositories/schedule-runs.repository.js';
-import { JOB_CATALOGUE } from '../jobs/catalogue.js';
-
-const TURN = JOB_CATALOGUE.schedule;
+import type { Jobs } from '../jobs/dispatcher.js';
 
 export interface ScheduledTask {
   name: string;
@@ -17,15 +15,17 @@ export interface ScheduledTask {
 }
 
 export function createSchedules(deps: {
+  /** The kind `schedule` (jobs/catalogue.ts), one queue per task. */
+  jobs: Jobs;
+  /** pg-boss's cron (`every`). */
   queue: JobQueue;
   runs: ScheduleRunsRepository;
   logger: Logger;
-  work: boolean;
   onTurn?: (name: string, ran: boolean) => void;
 }) {
   const tasks: ScheduledTask[] = [];
   const watchers = deps.onTurn ? [deps.onTurn] : [];
-  const queueName = (task: ScheduledTask) => `schedule.${task.name}`;
+  const queueName = (task: string) => `schedule.${task}`;
 
   async function turn(task: ScheduledTask, signal: AbortSignal) {
     const claimed = await deps.runs.claim(task.name, task.intervalMs);
@@ -42,6 +42,16 @@ export function createSchedules(deps: {
     for (const watch of watchers) watch(task.name, claimed);
   }
 
+  // Each task's turns on its own queue, run on nodes that work jobs (jobs/dispatcher.ts).
+  deps.jobs.register(
+    'schedule',
+    async ({ task }, { signal }) => {
+      const found = tasks.find((t) => t.name === task);
+      if (found) await turn(found, signal);
+    },
+    { queues: () => tasks.map((t) => queueName(t.name)) },
+  );
+
   return {
     tasks,
     add(task: ScheduledTask) {
@@ -51,21 +61,13 @@ export function createSchedules(deps: {
     watch(fn: (name: string, ran: boolean) => void) {
       watchers.push(fn);
     },
+    /** Fires each task's queue every minute, and once now (after the queues are declared: jobs.start). */
     async start() {
-      await deps.queue.start();
       for (const task of tasks) {
-        // One waiting turn is enough: the queue keeps at most one per task (singleton policy).
-        const q = {
-          name: queueName(task),
-          concurrency: 1,
-          retryLimit: TURN.retry.retries,
-          expireInSeconds: TURN.timeoutSeconds({ media: 0, batchItem: 0 }),
-        };
-        await deps.queue.define(q);
-        await deps.queue.every(q.name, '* * * * *');
-        // The start turn is queued before the worker polls, so it is taken on its first fetch.
-        await deps.queue.send(q.name, {}, { singletonKey: 'start' });
-        if (deps.work) await deps.queue.work(q, ({ signal }) => turn(task, signal));
+        const name = queueName(task.name);
+        await deps.queue.every(name, '* * * * *', { task: task.name });
+        // One waiting start turn is enough (singleton key).
+        await deps.jobs.send('schedule', { task: task.name }, { singletonKey: 'start' }, name);
       }
     },
     /** Runs a task's turn here and now (tests, the CLI). */

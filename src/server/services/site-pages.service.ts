@@ -1,5 +1,6 @@
 // The footer's FAQ, Contact, Privacy Policy and Terms pages: the operator's Markdown files from
-// SITE_PAGES_DIR (faq.md, contact.md, privacy.md, terms.md), read once at start, else the defaults.
+// SITE_PAGES_DIR (faq.md, contact.md, privacy.md, terms.md), read once at start, else the defaults;
+// each rendered when first asked for, then kept (the start renders nothing: decision 0077).
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_PAGES, type SitePage, type SitePageName } from '../../shared/contracts/site-pages.js';
@@ -19,13 +20,17 @@ export function createSitePages(opts: {
   mediaResultHours: number;
   imageSrc?: (src: string) => string | null;
 }) {
-  const pages = {} as Record<SitePageName, SitePage>;
+  const sources = {} as Record<SitePageName, { markdown: string; custom: boolean }>;
   for (const name of SITE_PAGES) {
     const file = opts.dir ? path.join(opts.dir, `${name}.md`) : null;
     const own = file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    const markdown = own ?? defaultSitePage(name, opts);
-    pages[name] = { name, title: TITLES[name], html: renderMarkdown(markdown, opts.imageSrc), custom: own !== null };
+    sources[name] = { markdown: own ?? defaultSitePage(name, opts), custom: own !== null };
   }
-  return { get: (name: SitePageName): SitePage => pages[name] };
+  const pages: Partial<Record<SitePageName, SitePage>> = {};
+  const render = (name: SitePageName): SitePage => {
+    const { markdown, custom } = sources[name];
+    return { name, title: TITLES[name], html: renderMarkdown(markdown, opts.imageSrc), custom };
+  };
+  return { get: (name: SitePageName): SitePage => (pages[name] ??= render(name)) };
 }
 export type SitePages = ReturnType<typeof createSitePages>;

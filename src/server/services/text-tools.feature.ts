@@ -1,13 +1,11 @@
-// Wires the hashtag generator and the content optimiser (issue 6): the shared NLP adapter and
-// lexicon, the optional language model, and both services. Called once from context.ts.
+// Wires the hashtag generator and the content optimiser (issue 6): the built-in engines in the text
+// worker threads (text-work/, issue 34), the optional language model, and both services. Called
+// once from context.ts.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { createWinkAdapter } from '../adapters/nlp/wink.adapter.js';
 import { createOpenAiChatClient, type LlmClient } from '../adapters/llm/openai-chat.adapter.js';
-import { HASHTAG_LEXICON } from '../lexicon/hashtags/index.js';
 import type { HashtagObservationsRepository } from '../db/repositories/hashtag-observations.repository.js';
-import { createBuiltinHashtagEngine } from './hashtag-engine.builtin.js';
-import { createBuiltinContentEngine } from './content-engine.builtin.js';
+import type { TextWork } from '../text-work/pool.js';
 import { createHashtagService } from './hashtag.service.js';
 import { createContentService } from './content.service.js';
 
@@ -26,16 +24,18 @@ export function llmFromConfig(
 
 export function createTextToolsFeature(
   config: Config,
-  deps: { observations: HashtagObservationsRepository; logger: Logger },
+  deps: { observations: HashtagObservationsRepository; logger: Logger; text: Pick<TextWork, 'run'> },
   overrides: { llm?: LlmClient | null } = {},
 ) {
-  const { logger } = deps;
-  const nlp = createWinkAdapter();
-  const builtinHashtags = createBuiltinHashtagEngine({ nlp, lexicon: HASHTAG_LEXICON });
-  const builtinContent = createBuiltinContentEngine({ nlp, hashtags: builtinHashtags });
+  const { logger, text } = deps;
   const llm = overrides.llm !== undefined ? overrides.llm : llmFromConfig(config);
   return {
-    hashtags: createHashtagService({ builtin: builtinHashtags, llm, observations: deps.observations, logger }),
-    content: createContentService({ builtin: builtinContent, llm, logger }),
+    hashtags: createHashtagService({
+      builtin: (input, observed) => text.run('hashtags', { input, observed }),
+      llm,
+      observations: deps.observations,
+      logger,
+    }),
+    content: createContentService({ prepare: (content) => text.run('prepare', { content }), llm, logger }),
   };
 }

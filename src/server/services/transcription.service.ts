@@ -1,6 +1,6 @@
-// Auto captions: engines tried in order (the video's own captions, a transcription API, offline
-// pocketsphinx); the first with a result wins. Segments come back ordered, non-overlapping and
-// inside the media's duration, with the engine that made them.
+// Auto captions: engines tried in order (the video's own captions, a transcription API, whisper.cpp
+// with a fetched model, offline pocketsphinx); the first with a result wins. Segments come back
+// ordered, non-overlapping and inside the media's duration, with the engine that made them.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeSegments } from '../../shared/captions.js';
@@ -8,12 +8,13 @@ import type { TranscriptionResult } from '../../shared/contracts/transcription.j
 import { AppError, fail } from '../errors.js';
 import type { TranscriptionEngine, TranscriptionInput } from '../adapters/asr/types.js';
 import type { MediaProcessor } from '../adapters/media/media-processor.js';
-import type { JobOwner } from '../adapters/media/worker-pool.js';
-import type { MediaSource, MediaVideoInfo } from './media-source.js';
+import type { JobOwner } from '../jobs/catalogue.js';
+import { type MediaSource, type MediaVideoInfo, type OwnedUpload, sourceName } from './media-source.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { mediaKeyId } from '../platforms/platform.js';
 import { unsupportedLink } from '../platforms/errors.js';
 import type { MediaResultsService } from './media-results.service.js';
+import { defineMediaJob } from './media-job.js';
 import type { MediaJobs, PendingJob } from './media-jobs.service.js';
 
 export interface TranscriptionServiceDeps {
@@ -65,82 +66,71 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     _url: string,
     info: MediaVideoInfo,
     signal?: AbortSignal,
+    language?: string,
   ): Omit<TranscriptionInput, 'mediaFile' | 'workDir' | 'duration'> => ({
     subtitles: info.subtitles,
     fetchText: (u, s) => deps.source.fetchText(u, info, s),
     signal,
+    language,
   });
   const listenersHere = () => deps.engines.filter((e) => e.id !== 'captions' && e.unavailableReason() === null);
 
   /** The listening job: the sound downloaded once, engines in order, the transcript kept as JSON. */
-  async function listen(
-    url: string,
-    info: MediaVideoInfo,
-    key: string,
-    signal: AbortSignal,
-    who: JobOwner,
-  ): Promise<MediaResult> {
-    const listeners = listenersHere();
-    if (!listeners.length) throw unavailable();
-    const base = inputOf(url, info, signal);
-    const result = await deps.media.job(
-      signal,
-      async (dir) => {
-        let file: Promise<string> | null = null;
-        let duration = info.duration;
-        const mediaFile = () =>
-          (file ??= (async () => {
-            const opened = await deps.source.openAudioSource(url, info, signal);
-            const input = path.join(dir, 'input.media');
-            await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-            const probed = await deps.media.probe(input, signal);
-            if (!probed.audio) throw fail('media.no_audio', { variant: 'transcribe' });
-            if (probed.duration > 0) duration = probed.duration;
-            return input;
-          })());
-        let lastError: unknown = null;
-        for (const engine of listeners) {
-          try {
-            const out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
-            if (out) return finish(info, engine, out.language, out.cues, duration);
-          } catch (err) {
-            // Media problems and cancellations are final; an engine failure lets the next one try.
-            if (signal.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
-            if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
-            lastError = err;
-          }
+  const job = defineMediaJob(deps, {
+    kind: 'transcript',
+    // Kept per video, per set of usable engines (configuring an API or fetching a model gives fresh
+    // ones) and per language asked.
+    key: ({ language }, info: MediaVideoInfo) =>
+      `transcript:${mediaKeyId(info)}:${listenersHere()
+        .map((e) => e.cacheId?.() ?? e.id)
+        .join('+')}${language ? `:${language}` : ''}`,
+    load: ({ url }, signal) => deps.source.lookup(url, signal),
+    async produce({ data: { url, language }, source: info, dir, signal, save }) {
+      const listeners = listenersHere();
+      if (!listeners.length) throw unavailable();
+      const base = inputOf(url, info, signal, language);
+      let file: Promise<string> | null = null;
+      let duration = info.duration;
+      const mediaFile = () =>
+        (file ??= (async () => {
+          const opened = await deps.source.openAudioSource(url, info, signal);
+          const input = path.join(dir, 'input.media');
+          await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+          const probed = await deps.media.probe(input, signal);
+          if (!probed.audio) throw fail('media.no_audio', { variant: 'transcribe' });
+          if (probed.duration > 0) duration = probed.duration;
+          return input;
+        })());
+      let lastError: unknown = null;
+      for (const engine of listeners) {
+        let out: Awaited<ReturnType<TranscriptionEngine['transcribe']>>;
+        try {
+          out = await deps.media.wrap(engine.transcribe({ ...base, mediaFile, workDir: dir, duration }));
+        } catch (err) {
+          // Media problems and cancellations are final; an engine failure lets the next one try.
+          if (signal.aborted || (err instanceof AppError && /^(media|request|upstream)\./.test(err.code))) throw err;
+          if (err instanceof AppError && err.code === 'transcription.no_speech') throw err;
+          lastError = err;
+          continue;
         }
-        if (lastError instanceof AppError) throw lastError;
-        throw fail('transcription.failed');
-      },
-      who,
-    );
-    const file = path.join(deps.media.config.tmpRoot, `transcript-${info.videoId}-${Date.now()}.json`);
-    const json = JSON.stringify(result);
-    await fs.mkdir(deps.media.config.tmpRoot, { recursive: true });
-    await fs.writeFile(file, json);
-    try {
-      return await deps.results.save({
-        key,
-        kind: 'transcript',
-        platform: info.platform,
-        videoId: info.videoId,
-        file,
-        ext: 'json',
-        contentType: 'application/json',
-        size: Buffer.byteLength(json),
-        meta: { engine: result.engine },
-      });
-    } finally {
-      await fs.rm(file, { force: true });
-    }
-  }
-
-  // The request's lookup when it waits on this node (one lookup per job), else the job's own.
-  deps.jobs.register('transcript', async (data, signal, who, local) => {
-    const url = String(data.url);
-    const info = (local as MediaVideoInfo | undefined) ?? (await deps.source.lookup(url, signal));
-    return listen(url, info, String(data.key), signal, who);
+        if (!out) continue;
+        const result = finish(info, engine, out.language, out.cues, duration);
+        const json = JSON.stringify(result);
+        const stored = path.join(dir, 'transcript.json');
+        await fs.writeFile(stored, json);
+        return save({
+          platform: info.platform,
+          videoId: info.videoId,
+          file: stored,
+          ext: 'json',
+          contentType: 'application/json',
+          size: Buffer.byteLength(json),
+          meta: { engine: result.engine },
+        });
+      }
+      if (lastError instanceof AppError) throw lastError;
+      throw fail('transcription.failed');
+    },
   });
 
   /** A stored transcript, with the title and author of now. */
@@ -154,14 +144,19 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     engines: () =>
       deps.engines.map((e) => ({ id: e.id, available: e.unavailableReason() === null, hint: e.unavailableReason() })),
 
-    /** `respondAsync`: where the listening job stands instead of waiting for it. */
+    /**
+     * A link (a string, as requests give it) or an upload the studio checked as the caller's.
+     * `respondAsync`: where the listening job stands instead of waiting for it.
+     */
     async generate(
-      url: string,
+      source: string | OwnedUpload,
       signal?: AbortSignal,
-      who?: JobOwner,
-      opts: { respondAsync?: boolean } = {},
+      owner?: JobOwner,
+      opts: { respondAsync?: boolean; language?: string } = {},
     ): Promise<TranscriptionResult | PendingJob> {
-      if (!deps.source.recognises(url)) throw unsupportedLink(deps.source.platformNames());
+      if (typeof source === 'string' && !deps.source.recognises(source))
+        throw unsupportedLink(deps.source.platformNames());
+      const url = sourceName(source);
       const info = await deps.source.lookup(url, signal);
 
       // 1. Engines that need no media file (the video's own captions), right here.
@@ -179,15 +174,10 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
         if (out?.cues.length) return finish(info, engine, out.language, out.cues, info.duration);
       }
 
-      // 2. Engines that listen to the sound: a media job. Results are kept per video and per set of
-      //    usable engines (configuring an API gives fresh ones).
-      const listeners = listenersHere();
-      if (!listeners.length) throw unavailable();
-      const key = `transcript:${mediaKeyId(info)}:${listeners.map((e) => e.id).join('+')}`;
-      const out = await deps.jobs.run({ kind: 'transcript', key, data: { url }, who }, signal, {
-        ...opts,
-        local: info,
-      });
+      // 2. Engines that listen to the sound: a media job.
+      if (!listenersHere().length) throw unavailable();
+      const { language, ...run } = opts;
+      const out = await job.run({ data: { url, language }, source: info, owner }, signal, run);
       if ('state' in out) return out;
       const result = await read(info, out);
       if (!result) throw fail('media.store_unavailable');

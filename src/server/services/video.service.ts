@@ -36,6 +36,7 @@ import type {
 import { optionFile, slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 import { unsupportedLink } from '../platforms/errors.js';
+import { downloadUrl, pictureUrl, slideUrl, streamUrl, thumbnailUrl } from '../routes/video.links.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_ENTRIES = 2000;
@@ -75,15 +76,11 @@ type MediaTarget = MediaRequest & { mediaUrl?: string; mediaUrls?: string[] };
 export const PHOTO_QUALITIES = ['images', 'slideshow'] as const;
 export type PhotoQuality = (typeof PHOTO_QUALITIES)[number];
 
-/** `?platform=` on our own by-id links, for any platform but the default (old links keep working). */
-export const platformQuery = (platform: string, sep = '?') =>
-  platform === DEFAULT_PLATFORM ? '' : `${sep}platform=${encodeURIComponent(platform)}`;
-
 export function toVideoInfo(v: FetchedVideo): VideoInfo {
   const p = v.video;
   const url = v.ref.url;
-  const q = platformQuery(v.ref.platform);
-  const link = (quality: string) => `/api/video/download?url=${encodeURIComponent(url)}&quality=${quality}`;
+  const platform = v.ref.platform;
+  const link = (quality: string) => downloadUrl(url, quality);
   const size = (w: number | null, h: number | null) => (w && h ? `${w}x${h}` : 'Unknown');
   const info: VideoInfo = {
     url,
@@ -91,8 +88,8 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     title: p.title,
     author: p.author,
     platform: v.ref.platform,
-    thumbnail: p.thumbnailUrl ? `/api/video/thumbnail/${p.id}${q}` : null,
-    videoUrl: `/api/video/stream/${p.id}${q}`,
+    thumbnail: p.thumbnailUrl ? thumbnailUrl(p.id, platform) : null,
+    videoUrl: streamUrl(p.id, platform),
     duration: p.duration,
     views: p.views,
     likes: p.likes,
@@ -106,8 +103,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
   const pictures = PICTURE_KINDS.filter((k) => pictureUrls(p, k).length);
-  if (pictures.length)
-    info.pictures = pictures.map((kind) => ({ kind, url: `/api/video/picture/${p.id}/${kind}${q}` }));
+  if (pictures.length) info.pictures = pictures.map((kind) => ({ kind, url: pictureUrl(p.id, kind, platform) }));
   // The post's own sound, copied (issue 28): beside the video files, or a photo post's two files.
   const sound = p.originalSound?.sources[0];
   const soundOption = sound && {
@@ -123,7 +119,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     return info;
   }
   info.images = p.images.map((s, i) => ({
-    url: `/api/video/image/${p.id}/${i + 1}${q}`,
+    url: slideUrl(p.id, i + 1, platform),
     width: s.width,
     height: s.height,
   }));

@@ -41,4 +41,7 @@ export type AuthUser = z.infer<typeof authUser>;
 export const authSession = z.object({ user: authUser.nullable() });
 export type AuthSession = z.infer<typeof authSession>;
 
+/** `GET /api/auth/providers`: which sign-in the server offers (its own accounts, or an OIDC provider). */
+export const authProviders = z.object({ local: z.boolean(), oidc: z.boolean() });
+
 export const healthResponse = z.object({ status: z.literal('ok') });

@@ -11,13 +11,15 @@ export const STUDIO_LIMITS = {
   lines: 2000,
   titleChars: 200,
   maxUploadSeconds: 600,
+  /** No video is longer: a word time past it is hostile (1e300 was saved and exported, issue 34). */
+  maxWordSeconds: 6 * 3600,
 } as const;
 
 /** One recognised word; `confidence` (0..1) when the engine gives one (low values are marked in the editor). */
 export const captionWordSchema = z.object({
   text: z.string().min(1).max(STUDIO_LIMITS.wordChars),
-  start: z.number().min(0), // seconds
-  end: z.number().min(0),
+  start: z.number().min(0).max(STUDIO_LIMITS.maxWordSeconds), // seconds; the project's duration bounds it too
+  end: z.number().min(0).max(STUDIO_LIMITS.maxWordSeconds),
   confidence: z.number().min(0).max(1).optional(),
 });
 export type CaptionWord = z.infer<typeof captionWordSchema>;
@@ -80,7 +82,8 @@ export const captionProjectSchema = z.object({
   height: z.number().int().positive(),
   duration: z.number().min(0),
   language: z.string(),
-  engine: z.enum(['captions', 'api', 'offline']),
+  /** Which engine wrote the words (transcription.ts's list): 'whisper' is whisper.cpp on this server. */
+  engine: z.enum(['captions', 'api', 'whisper', 'offline']),
   lines: z.array(captionLineSchema).max(STUDIO_LIMITS.lines),
   style: captionStyleSchema,
   /** Increases on every save; a save carrying an older revision is refused (409) so two tabs never overwrite silently. */
@@ -97,8 +100,41 @@ export const captionProjectSummarySchema = captionProjectSchema.pick({
 });
 export type CaptionProjectSummary = z.infer<typeof captionProjectSummarySchema>;
 
+/** Spoken languages the studio offers (Whisper's best-known ones); absent: detected, or English. */
+export const SPOKEN_LANGUAGES = {
+  en: 'English',
+  es: 'Spanish',
+  fr: 'French',
+  de: 'German',
+  it: 'Italian',
+  pt: 'Portuguese',
+  nl: 'Dutch',
+  pl: 'Polish',
+  tr: 'Turkish',
+  ru: 'Russian',
+  uk: 'Ukrainian',
+  ar: 'Arabic',
+  hi: 'Hindi',
+  id: 'Indonesian',
+  vi: 'Vietnamese',
+  th: 'Thai',
+  ja: 'Japanese',
+  ko: 'Korean',
+  zh: 'Chinese',
+} as const;
+export type SpokenLanguage = keyof typeof SPOKEN_LANGUAGES;
+
+/** What the studio tells when the built-in recogniser ran: the one command that turns on Whisper. */
+export const WHISPER_FETCH_COMMAND = 'npm run cli -- models:fetch base.en';
+
 /** POST /api/caption-projects: transcribes the source (a media job, `Prefer: respond-async` gives 202) and opens a project. */
-export const createCaptionProjectRequest = z.object({ source: captionSourceSchema });
+export const createCaptionProjectRequest = z.object({
+  source: captionSourceSchema,
+  /** The spoken language, for a multilingual Whisper model; absent: detected. */
+  language: z
+    .enum(Object.keys(SPOKEN_LANGUAGES) as [SpokenLanguage, ...SpokenLanguage[]], { error: 'Unknown language' })
+    .optional(),
+});
 
 /** PUT /api/caption-projects/:id: autosave from the editor. */
 export const saveCaptionProjectRequest = z.object({

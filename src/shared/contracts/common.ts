@@ -7,6 +7,19 @@ import { z } from 'zod';
  */
 export const linkField = z.preprocess((v) => (typeof v === 'string' ? v : ''), z.string().trim());
 
-/** The one API error envelope. */
-export const apiErrorSchema = z.object({ message: z.string(), code: z.string() }).loose();
-export type ApiError = z.infer<typeof apiErrorSchema>;
+/**
+ * The one API error envelope: the catalogue code (shared/error-messages.ts), its English text and
+ * the template's params; some codes add fields (a batch's `retryAfter`...). The client reads it
+ * into its `ApiError` (client/lib/api-error.ts).
+ */
+export const apiErrorSchema = z
+  .object({
+    message: z.string(),
+    code: z.string(),
+    params: z.record(z.string(), z.union([z.string(), z.number()]).optional()).optional(),
+  })
+  .loose();
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+/** The answer of a DELETE that removed what it named. */
+export const deletedResponse = z.object({ success: z.literal(true) });

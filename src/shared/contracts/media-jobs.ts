@@ -12,6 +12,8 @@ export const mediaJobSchema = z.object({
   position: z.number().int().min(1).optional(),
   /** While running, where the work reports it (a burn-in render: percent of the video encoded). */
   progress: z.number().min(0).max(100).optional(),
+  /** Once done: the stored file, as a link this product signed (a render's video, an MP3). */
+  result: z.object({ url: z.string(), size: z.string(), expiresAt: z.string() }).optional(),
   /** As in the API's error envelope: the catalogue code, its English text and the template's params. */
   error: z
     .object({
@@ -25,5 +27,15 @@ export type MediaJobView = z.infer<typeof mediaJobSchema>;
 
 export const mediaJobParams = z.object({ id: z.string().uuid('Unknown job') });
 
-/** The header a client sends to get a 202 instead of waiting (RFC 7240). */
-export const RESPOND_ASYNC = 'respond-async';
+/**
+ * GET /api/media-jobs/:id?wait=<ms>&seen=<state:progress>: a long poll that answers as soon as the
+ * job is no longer as the client last saw it (at most 25 s), so a page learns of progress and of the
+ * result at once instead of on its next poll.
+ */
+export const mediaJobStatusQuery = z.object({
+  wait: z.coerce.number().int().min(0).max(25_000).optional(),
+  seen: z.string().max(40).optional(),
+});
+
+export { RESPOND_ASYNC } from '../respond-async.js';
+export { mediaJobToken } from '../media-job-token.js';

@@ -9,6 +9,8 @@ export const platformInfo = z.object({
   example: z.string(), // a link of its shape, for placeholders
   /** A RegExp source matched against a link reduced by `linkShape` (shared/platform-links.ts). */
   linkPattern: z.string(),
+  /** Whether its posts' own sound comes as a file of its own (the downloads' `sound` option). */
+  separateSound: z.boolean(),
 });
 export type PlatformInfo = z.infer<typeof platformInfo>;
 

@@ -14,7 +14,7 @@ export const transcriptionSegmentSchema = z.object({
   words: z.array(captionWordSchema).optional(),
 });
 
-export const transcriptionEngineSchema = z.enum(['captions', 'api', 'offline']);
+export const transcriptionEngineSchema = z.enum(['captions', 'api', 'whisper', 'offline']);
 
 export const transcriptionResultSchema = z.object({
   title: z.string(),
@@ -23,7 +23,7 @@ export const transcriptionResultSchema = z.object({
   duration: z.number(),
   language: z.string(),
   segments: z.array(transcriptionSegmentSchema),
-  /** Which engine made it: the video's own captions, a transcription API, or offline recognition. */
+  /** Which engine made it: the video's own captions, a transcription API, whisper.cpp here, or pocketsphinx. */
   engine: transcriptionEngineSchema,
 });
 export type TranscriptionResult = z.infer<typeof transcriptionResultSchema>;

@@ -2,20 +2,30 @@
 // post (draft or published) when `editing` is given.
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { BLOG_LIMITS, type BlogPost } from '@shared/contracts/blog';
+import { BLOG_LIMITS, type BLOG_STATUSES, type BlogPost } from '@shared/contracts/blog';
 import { slugify, splitTags } from '@shared/slug';
-import { apiRequest, errorBody, queryClient, serverMessage } from '../../lib/query-client';
+import { blogPostCreate, blogPostUpdate } from '../../lib/api';
+import { errorCode, serverMessage } from '../../lib/api-error';
+import { queryClient } from '../../lib/query-client';
 import { toast } from '../../hooks/use-toast';
 import { Field, inputClass } from './form-field';
 
-const EMPTY = { title: '', content: '', excerpt: '', slug: '', status: 'draft', featuredImage: '', tags: '' };
+const EMPTY = {
+  title: '',
+  content: '',
+  excerpt: '',
+  slug: '',
+  status: 'draft' as (typeof BLOG_STATUSES)[number],
+  featuredImage: '',
+  tags: '',
+};
 
-const formOf = (p: BlogPost) => ({
+const formOf = (p: BlogPost): typeof EMPTY => ({
   title: p.title,
   content: p.content,
   excerpt: p.excerpt ?? '',
   slug: p.slug,
-  status: p.status,
+  status: p.status === 'published' ? 'published' : 'draft',
   featuredImage: p.featuredImage ?? '',
   tags: p.tags.join(', '),
 });
@@ -29,21 +39,17 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
   };
 
   const create = useMutation({
-    mutationFn: async () => {
-      const res = await apiRequest(
-        editing ? 'PUT' : 'POST',
-        editing ? `/api/blog/posts/${editing.id}` : '/api/blog/posts',
-        {
-          title: form.title,
-          content: form.content,
-          excerpt: form.excerpt,
-          slug: form.slug,
-          status: form.status,
-          featuredImage: form.featuredImage,
-          tags: splitTags(form.tags),
-        },
-      );
-      return (await res.json()) as BlogPost;
+    mutationFn: () => {
+      const body = {
+        title: form.title,
+        content: form.content,
+        excerpt: form.excerpt,
+        slug: form.slug,
+        status: form.status,
+        featuredImage: form.featuredImage,
+        tags: splitTags(form.tags),
+      };
+      return editing ? blogPostUpdate(editing.id, body) : blogPostCreate(body);
     },
     onSuccess: () => {
       toast({ title: editing ? 'Post updated' : 'Post created successfully' });
@@ -52,7 +58,7 @@ export function BlogPostForm({ editing = null, onDone }: { editing?: BlogPost | 
       void queryClient.invalidateQueries({ queryKey: ['/api/blog/posts'] });
     },
     onError: (err) => {
-      if (errorBody(err)?.code === 'blog.slug_taken') setSlugError(serverMessage(err) ?? null);
+      if (errorCode(err) === 'blog.slug_taken') setSlugError(serverMessage(err) ?? null);
       toast({
         title: editing ? 'Error updating post' : 'Error creating post',
         description: serverMessage(err) ?? (editing ? 'Failed to update blog post' : 'Failed to create blog post'),

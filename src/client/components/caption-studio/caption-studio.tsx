@@ -4,12 +4,12 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
-import type { CaptionSource } from '@shared/contracts/caption-studio';
+import type { CaptionSource, SpokenLanguage } from '@shared/contracts/caption-studio';
 import { toast } from '../../hooks/use-toast';
-import { type JobProgress, progressLabel, progressNote } from '../../lib/media-job';
-import { serverMessage } from '../../lib/query-client';
+import { progressLabel, progressNote, useMediaJob } from '../../hooks/use-media-job';
+import { captionProjectCreate, captionProjectGet } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
 import { SourcePicker } from './source-picker';
-import { createProject, getProject } from './studio-api';
 import { StudioEditor } from './studio-editor';
 
 const readProjectParam = () => new URLSearchParams(window.location.search).get('project');
@@ -23,20 +23,21 @@ function writeProjectParam(id: string | null) {
 
 export default function CaptionStudio({ url }: { url: string }) {
   const [projectId, setProjectId] = useState<string | null>(readProjectParam);
-  const [progress, setProgress] = useState<JobProgress>(null);
+  // The server transcribes the source into a project: a media job when it takes a while.
+  const transcribe = useMediaJob((o: { source: CaptionSource; language?: SpokenLanguage }) => captionProjectCreate(o));
   const qc = useQueryClient();
   useEffect(() => writeProjectParam(projectId), [projectId]);
 
   const project = useQuery({
     queryKey: ['/api/caption-projects', projectId],
-    queryFn: () => getProject(projectId as string),
+    queryFn: () => captionProjectGet(projectId as string),
     enabled: !!projectId,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
   });
 
   const create = useMutation({
-    mutationFn: (source: CaptionSource) => createProject(source, setProgress),
+    mutationFn: transcribe.run,
     onSuccess: (p) => {
       qc.setQueryData(['/api/caption-projects', p.id], p);
       void qc.invalidateQueries({ queryKey: ['/api/caption-projects'], exact: true });
@@ -70,10 +71,15 @@ export default function CaptionStudio({ url }: { url: string }) {
           {serverMessage(project.error) ?? 'This caption project could not be opened.'}
         </p>
       )}
-      <SourcePicker url={url} busy={create.isPending} onSource={(s) => create.mutate(s)} onOpen={setProjectId} />
+      <SourcePicker
+        url={url}
+        busy={create.isPending}
+        onSource={(source, language) => create.mutate({ source, language })}
+        onOpen={setProjectId}
+      />
       {create.isPending && (
         <p role="status" aria-live="polite" className="text-sm text-slate-700">
-          {progressLabel(progress, 'Transcribing the video…')} {progressNote(progress) ?? ''}
+          {progressLabel(transcribe.status, 'Transcribing the video…')} {progressNote(transcribe.status) ?? ''}
         </p>
       )}
     </section>

@@ -1,7 +1,9 @@
 // The editor's changes to caption lines as pure functions (tested without a browser): fix a word,
 // split a line before a word, merge a line with the next, nudge a line's timing. Every result stays
-// inside the contract's bounds, so an autosave never fails validation.
+// inside the contract's bounds, so an autosave never fails validation, and a line that grows past a
+// subtitle's shape (two rows of 42 characters, seven seconds) is re-flowed into several.
 import { type CaptionLine, type CaptionWord, STUDIO_LIMITS } from '@shared/contracts/caption-studio';
+import { fitsSubtitle, reflowLine } from '@shared/subtitle-lines';
 
 /** Words below this confidence are marked for a second look. */
 export const LOW_CONFIDENCE = 0.6;
@@ -37,12 +39,13 @@ export function setWordText(lines: CaptionLine[], lineIndex: number, wordIndex: 
   const words = [...line.words.slice(0, wordIndex), ...replacement, ...line.words.slice(wordIndex + 1)];
   if (words.length === 0) return lines.filter((_, i) => i !== lineIndex);
   const next = [...lines];
-  // Too many words for one line: the rest becomes a new line after it.
-  const max = STUDIO_LIMITS.wordsPerLine;
-  next.splice(lineIndex, 1, { ...line, words: words.slice(0, max) });
-  for (let i = max; i < words.length; i += max)
-    next.splice(lineIndex + i / max, 0, { id: newLineId(), words: words.slice(i, i + max) });
-  return next.slice(0, STUDIO_LIMITS.lines);
+  next.splice(lineIndex, 1, { ...line, words });
+  // Too many words, or too long for two rows: the line is cut into subtitle-shaped lines.
+  return reflowLine(next, lineIndex, {
+    maxWords: STUDIO_LIMITS.wordsPerLine,
+    maxLines: STUDIO_LIMITS.lines,
+    newId: newLineId,
+  });
 }
 
 /** A new line starting at `wordIndex` (nothing happens at the first word). */
@@ -59,11 +62,17 @@ export function splitLine(lines: CaptionLine[], lineIndex: number, wordIndex: nu
   return next;
 }
 
-/** The line and the one after it become one (refused when it would pass the words-per-line bound). */
+/** The line and the one after it become one (refused when the result would not read as one subtitle). */
 export function mergeWithNext(lines: CaptionLine[], lineIndex: number): CaptionLine[] {
   const a = lines[lineIndex];
   const b = lines[lineIndex + 1];
-  if (!a || !b || a.words.length + b.words.length > STUDIO_LIMITS.wordsPerLine) return lines;
+  if (
+    !a ||
+    !b ||
+    a.words.length + b.words.length > STUDIO_LIMITS.wordsPerLine ||
+    !fitsSubtitle([...a.words, ...b.words])
+  )
+    return lines;
   const next = [...lines];
   next.splice(lineIndex, 2, { ...a, words: [...a.words, ...b.words] });
   return next;

@@ -1,13 +1,14 @@
 // Burn-in render with real progress (percent from ffmpeg through the media job), Cancel, then the
 // captioned MP4's download link; and the text exports (.srt, .vtt with word timing, .ass, .txt).
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Download, Film, Loader2, X } from 'lucide-react';
-import type { CaptionRenderResult } from '@shared/contracts/caption-studio';
 import { CAPTION_EXPORT_FORMATS } from '@shared/contracts/caption-studio';
-import { serverMessage } from '../../lib/query-client';
+import { useMediaJob } from '../../hooks/use-media-job';
+import { captionProjectRender, type MediaJob } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
 import { formatFileSize } from '../../lib/format';
 import { BUTTON as btn } from './ui';
-import { exportUrl, type RenderProgress, renderProject } from './studio-api';
+import { exportUrl } from './studio-api';
 
 const EXPORT_LABEL: Record<(typeof CAPTION_EXPORT_FORMATS)[number], string> = {
   srt: 'SRT',
@@ -16,37 +17,49 @@ const EXPORT_LABEL: Record<(typeof CAPTION_EXPORT_FORMATS)[number], string> = {
   txt: 'Text',
 };
 
+const renderFromJob = (job: MediaJob) => job.result;
+
 /** `flush` sends any pending autosave first, so the render is of what the person sees. */
 export function RenderPanel({ projectId, flush }: { projectId: string; flush: () => Promise<void> }) {
-  const [progress, setProgress] = useState<RenderProgress>(null);
-  const [result, setResult] = useState<CaptionRenderResult | null>(null);
+  // The burn-in: percent while it runs; Cancel stops it on the server too (a Cancel while the last
+  // autosave is still on its way counts as well); its done status carries the MP4's link, so no
+  // second request asks for it.
+  const render = useMediaJob(
+    async (id: string, signal: AbortSignal) => {
+      await flush();
+      signal.throwIfAborted();
+      // Not aborted mid-request: a job the server started must be known here so Cancel can stop it.
+      return captionProjectRender(id);
+    },
+    700,
+    renderFromJob,
+  );
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const abort = useRef<AbortController | null>(null);
 
   async function start() {
     setBusy(true);
     setError(undefined);
-    setResult(null);
-    const ctrl = new AbortController();
-    abort.current = ctrl;
     try {
-      await flush();
-      setResult(await renderProject(projectId, setProgress, ctrl.signal));
+      await render.run(projectId);
     } catch (err) {
-      if (ctrl.signal.aborted) setError('Render cancelled.');
-      else setError(serverMessage(err) ?? 'The render failed. Please try again.');
+      setError(
+        err instanceof DOMException && err.name === 'AbortError'
+          ? 'Render cancelled.'
+          : (serverMessage(err) ?? 'The render failed. Please try again.'),
+      );
     } finally {
-      abort.current = null;
       setBusy(false);
     }
   }
 
-  const percent = Math.round(progress?.percent ?? 0);
+  const { status: job } = render;
+  const result = job.state === 'done' ? job.result : null;
+  const percent = Math.round(job.state === 'running' ? (job.percent ?? 0) : 0);
   const status =
-    progress?.state === 'queued'
-      ? progress.position && progress.position > 1
-        ? `Queued: ${progress.position - 1} ahead…`
+    job.state === 'queued'
+      ? job.position && job.position > 1
+        ? `Queued: ${job.position - 1} ahead…`
         : 'Queued: next…'
       : `Rendering… ${percent}%`;
 
@@ -57,11 +70,7 @@ export function RenderPanel({ projectId, flush }: { projectId: string; flush: ()
       </h3>
       <div className="flex flex-wrap items-center gap-2">
         {busy ? (
-          <button
-            type="button"
-            className={`${btn} border border-slate-300 text-slate-800`}
-            onClick={() => abort.current?.abort()}
-          >
+          <button type="button" className={`${btn} border border-slate-300 text-slate-800`} onClick={render.cancel}>
             <X className="h-4 w-4" aria-hidden />
             Cancel
           </button>

@@ -3,26 +3,29 @@
 import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FileVideo, Link2, Loader2, Upload } from 'lucide-react';
-import type { CaptionSource } from '@shared/contracts/caption-studio';
+import { type CaptionSource, SPOKEN_LANGUAGES, type SpokenLanguage } from '@shared/contracts/caption-studio';
 import { formatDuration, formatFileSize } from '../../lib/format';
-import { serverMessage } from '../../lib/query-client';
+import { captionProjectsList } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
 import { usePlatforms } from '../../hooks/use-platforms';
-import { listProjects } from './studio-api';
 import { BUTTON as btn, FIELD } from './ui';
 import { UPLOAD_ACCEPT, type UploadHandle, uploadVideo } from './upload-source';
 
 export function SourcePicker(props: {
   url: string;
   busy: boolean;
-  onSource: (s: CaptionSource) => void;
+  onSource: (s: CaptionSource, language?: SpokenLanguage) => void;
   onOpen: (projectId: string) => void;
 }) {
   const [link, setLink] = useState(props.url);
+  // The spoken language helps a multilingual Whisper model; unset, the engine detects it.
+  const [language, setLanguage] = useState<SpokenLanguage | ''>('');
+  const onSource = (s: CaptionSource) => props.onSource(s, language || undefined);
   const { example } = usePlatforms();
   const [upload, setUpload] = useState<{ name: string; sent: number; total: number } | null>(null);
   const [error, setError] = useState<string | undefined>();
   const handle = useRef<UploadHandle | null>(null);
-  const recent = useQuery({ queryKey: ['/api/caption-projects'], queryFn: listProjects, retry: false });
+  const recent = useQuery({ queryKey: ['/api/caption-projects'], queryFn: captionProjectsList, retry: false });
 
   async function pick(file: File | undefined) {
     if (!file) return;
@@ -32,7 +35,7 @@ export function SourcePicker(props: {
     handle.current = h;
     try {
       const uploadId = await h.done;
-      props.onSource({ kind: 'upload', uploadId });
+      onSource({ kind: 'upload', uploadId });
     } catch (err) {
       setError(serverMessage(err) ?? (err instanceof Error ? err.message : 'The upload failed.'));
     } finally {
@@ -59,13 +62,29 @@ export function SourcePicker(props: {
         <button
           type="button"
           disabled={props.busy || !!upload || !useLink}
-          onClick={() => props.onSource({ kind: 'link', url: useLink })}
+          onClick={() => onSource({ kind: 'link', url: useLink })}
           className={`${btn} bg-violet-600 text-white hover:bg-violet-700`}
         >
           <Link2 className="h-4 w-4" aria-hidden />
           Edit captions of this link
         </button>
       </div>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        Spoken language
+        <select
+          data-testid="studio-language"
+          value={language}
+          onChange={(e) => setLanguage(e.target.value as SpokenLanguage | '')}
+          className={`${FIELD} px-2 py-1`}
+        >
+          <option value="">Detect automatically</option>
+          {Object.entries(SPOKEN_LANGUAGES).map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
       <div className="flex flex-wrap items-center gap-2">
         <label className={`${btn} cursor-pointer border border-violet-300 text-violet-800 hover:bg-violet-50`}>
           <Upload className="h-4 w-4" aria-hidden />

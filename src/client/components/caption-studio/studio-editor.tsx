@@ -2,7 +2,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Check, CloudOff, Loader2 } from 'lucide-react';
 import { buildAss } from '@shared/caption-ass';
-import type { CaptionProject } from '@shared/contracts/caption-studio';
+import { type CaptionProject, SPOKEN_LANGUAGES, WHISPER_FETCH_COMMAND } from '@shared/contracts/caption-studio';
 import { toast } from '../../hooks/use-toast';
 import { CaptionPreview } from './caption-preview';
 import { RenderPanel } from './render-panel';
@@ -25,6 +25,29 @@ function SaveStatus({ state, error }: { state: SaveState; error?: string }) {
     >
       <Icon className={`h-3.5 w-3.5 ${state === 'saving' || state === 'unsaved' ? 'animate-spin' : ''}`} aria-hidden />
       {text}
+    </p>
+  );
+}
+
+/** Which engine wrote the words; after the built-in recogniser, the one command that brings Whisper. */
+function EngineNote({ engine, language }: Pick<CaptionProject, 'engine' | 'language'>) {
+  const spoken = SPOKEN_LANGUAGES[language as keyof typeof SPOKEN_LANGUAGES] ?? language;
+  const text = {
+    captions: "Words from the video's own captions.",
+    api: `Words by the transcription service (${spoken}): check before publishing.`,
+    whisper: `Words by Whisper on this server (${spoken}): check before publishing.`,
+    offline: 'Words by the built-in recogniser (English only, rough): check every line.',
+  }[engine];
+  return (
+    <p data-testid="studio-engine" data-engine={engine} className="text-xs text-slate-600">
+      {text}
+      {engine === 'offline' && (
+        <>
+          {' '}
+          For Whisper-quality captions in many languages, the server's administrator runs{' '}
+          <code className="rounded bg-slate-100 px-1">{WHISPER_FETCH_COMMAND}</code> once.
+        </>
+      )}
     </p>
   );
 }
@@ -63,6 +86,7 @@ export function StudioEditor({ initial, onClose }: { initial: CaptionProject; on
             {project.title || 'Caption studio'}
           </h2>
           <SaveStatus state={saveState} error={saveError} />
+          <EngineNote engine={project.engine} language={project.language} />
         </div>
         <button
           type="button"

@@ -2,6 +2,7 @@
 // progress; a dropped connection retries and resumes from the server's offset, and a reload resumes
 // the same file from where it stopped (tus-js-client remembers the upload URL in localStorage).
 import { Upload } from 'tus-js-client';
+import { ApiError } from '../../lib/api-error';
 
 export const UPLOAD_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 export const UPLOAD_ACCEPT = '.mp4,.mov,.webm,video/mp4,video/quicktime,video/webm';
@@ -25,7 +26,7 @@ export function uploadVideo(file: File, onProgress: (sent: number, total: number
       onProgress,
       onError: (err) => {
         const res = (err as { originalResponse?: { getStatus(): number; getBody(): string } }).originalResponse;
-        reject(res ? new Error(`${res.getStatus()}: ${res.getBody()}`) : err);
+        reject(res ? ApiError.fromBody(res.getStatus(), res.getBody()) : err);
       },
       onSuccess: () => {
         const id = upload.url?.split('/').pop();

@@ -4,8 +4,8 @@
 // the newer version and says so: nothing is overwritten silently.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CaptionLine, CaptionProject, CaptionStyle } from '@shared/contracts/caption-studio';
-import { serverMessage } from '../../lib/query-client';
-import { getProject, saveProject } from './studio-api';
+import { captionProjectGet, captionProjectSave } from '../../lib/api';
+import { errorCode, serverMessage } from '../../lib/api-error';
 
 const SAVE_DELAY_MS = 600;
 
@@ -35,14 +35,14 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
       setSaveState('saving');
       const { lines: l, style: s, revision } = draft.current;
       try {
-        const saved = await saveProject(initial.id, { revision, lines: l, style: s }, leaving);
+        const saved = await captionProjectSave(initial.id, { revision, lines: l, style: s }, leaving);
         draft.current.revision = saved.revision;
         setProject(saved);
         setSaveError(undefined);
         setSaveState(draft.current.dirty ? 'unsaved' : 'saved');
       } catch (err) {
-        if (err instanceof Error && err.message.startsWith('409')) {
-          const latest = await getProject(initial.id).catch(() => null);
+        if (errorCode(err) === 'studio.stale_revision') {
+          const latest = await captionProjectGet(initial.id).catch(() => null);
           if (latest) {
             draft.current = { lines: latest.lines, style: latest.style, revision: latest.revision, dirty: false };
             setProject(latest);

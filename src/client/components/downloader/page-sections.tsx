@@ -8,12 +8,14 @@ import { PRO_FEATURES, PRO_PRICE_USD } from '@shared/constants';
 import { formatAge, formatNumber } from '../../lib/format';
 import type { DownloadProgress } from './use-video-download';
 import { Thumbnail } from '../ui/thumbnail';
+import { Static } from '../static-html';
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
+// Hero, chips and tiles run nothing: on a first screen the server's HTML is kept (decision 0078).
 export function Hero() {
   return (
-    <div className="text-center">
+    <Static className="text-center">
       <h1
         className={
           'bg-gradient-to-r from-pink-500 via-violet-600 to-sky-500 ' +
@@ -25,14 +27,14 @@ export function Hero() {
       <p className="mx-auto mt-3 max-w-2xl text-base text-slate-600 sm:text-lg">
         Paste a video link to get the video without a watermark, in the best quality its platform offers.
       </p>
-    </div>
+    </Static>
   );
 }
 
 export function FeatureChips() {
   const chips = ['No watermark', 'HD quality', 'Real download progress', 'Short links work'];
   return (
-    <ul className="flex flex-wrap justify-center gap-2" aria-label="Features">
+    <Static as="ul" className="flex flex-wrap justify-center gap-2" aria-label="Features">
       {chips.map((c) => (
         <li
           key={c}
@@ -45,7 +47,7 @@ export function FeatureChips() {
           {c}
         </li>
       ))}
-    </ul>
+    </Static>
   );
 }
 
@@ -68,7 +70,7 @@ export function FeatureTiles() {
     },
   ];
   return (
-    <section aria-label="Why creators use it" className="grid gap-4 sm:grid-cols-3">
+    <Static as="section" aria-label="Why creators use it" className="grid gap-4 sm:grid-cols-3">
       {tiles.map(({ icon: Icon, title, text }) => (
         <div key={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
           <Icon className="h-8 w-8 text-violet-600" aria-hidden />
@@ -76,12 +78,15 @@ export function FeatureTiles() {
           <p className="mt-1 text-sm text-slate-600">{text}</p>
         </div>
       ))}
-    </section>
+    </Static>
   );
 }
 
 export function ProgressCard({ progress }: { progress: DownloadProgress }) {
-  const percent = progress.total ? Math.min(100, Math.floor((progress.received / progress.total) * 100)) : null;
+  // An expected size is an estimate: the bar stops short of 100 % until the last byte came.
+  const cap = progress.estimated ? 99 : 100;
+  const percent = progress.total ? Math.min(cap, Math.floor((progress.received / progress.total) * 100)) : null;
+  const total = progress.total ? `${progress.estimated ? 'about ' : ''}${mb(progress.total)}` : null;
   return (
     <section
       data-testid="download-progress"
@@ -111,7 +116,7 @@ export function ProgressCard({ progress }: { progress: DownloadProgress }) {
       </div>
       <div className="mt-2 flex justify-between text-xs text-slate-600">
         <span data-testid="progress-bytes">
-          {progress.total ? `${mb(progress.received)} of ${mb(progress.total)}` : mb(progress.received)}
+          {total ? `${mb(progress.received)} of ${total}` : mb(progress.received)}
         </span>
         <span data-testid="progress-speed">{mb(progress.bytesPerSecond)}/s</span>
       </div>

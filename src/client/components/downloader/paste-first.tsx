@@ -4,12 +4,13 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { VideoInfo } from '@shared/contracts/video';
-import { apiRequest, serverMessage } from '../../lib/query-client';
+import { videoInfoFetch } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
 import { toast } from '../../hooks/use-toast';
 import { usePlatforms } from '../../hooks/use-platforms';
 import { keepLinkForNextPage, useIncomingLink } from '../../hooks/use-incoming-link';
 import { UrlForm } from './url-form';
-import { DownloadError, useVideoDownload } from './use-video-download';
+import { downloadFailure, useVideoDownload } from './use-video-download';
 
 // The card, progress and account form load when a link is fetched, keeping the landing page light.
 const VideoCard = lazy(() => import('./video-card').then((m) => ({ default: m.VideoCard })));
@@ -26,8 +27,7 @@ export function PasteFirst() {
   const { names } = usePlatforms();
 
   const fetchInfo = useMutation({
-    mutationFn: async (link: string) =>
-      (await apiRequest('POST', '/api/video/info', { url: link })).json() as Promise<VideoInfo>,
+    mutationFn: (link: string) => videoInfoFetch({ url: link }),
     onSuccess: (data) => {
       setInfo(data);
       setAskAccountFor(null);
@@ -59,10 +59,10 @@ export function PasteFirst() {
       await start(info.url, askAccountFor, info.platform);
       toast({ title: 'Download completed', description: 'Your video was saved.' });
     } catch (err) {
-      const e = err instanceof DownloadError ? err : null;
+      const f = downloadFailure(err);
       toast({
-        title: e?.body?.limitReached ? 'Download Limit Reached' : 'Download failed',
-        description: e?.message || 'Failed to download video',
+        title: f.limitReached ? 'Download Limit Reached' : 'Download failed',
+        description: f.message ?? 'Failed to download video',
         variant: 'destructive',
       });
     }

@@ -3,6 +3,9 @@
 import { Download, Images } from 'lucide-react';
 import type { PhotoSlide } from '@shared/contracts/video';
 
+/** `download=1` after the link's own query: another platform's by-id links carry `?platform=`. */
+const saveLink = (url: string) => `${url}${url.includes('?') ? '&' : '?'}download=1`;
+
 export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
   return (
     <section aria-label="Photos in this post" className="border-t border-slate-200 p-4 sm:p-6">
@@ -23,7 +26,7 @@ export function PhotoStrip({ images }: { images: PhotoSlide[] }) {
               />
             </div>
             <a
-              href={`${img.url}?download=1`}
+              href={saveLink(img.url)}
               download
               aria-label={`Save photo ${i + 1}`}
               className={

@@ -2,24 +2,39 @@
 // MB of MB and speed come from the bytes actually received; then saved through a Blob URL under a
 // timestamp-based .mp4 name (SPEC 7), or .zip for a photo post's photos.
 import { useCallback, useRef, useState } from 'react';
-import { messageFor } from '../../lib/query-client';
+import { videoDownload } from '../../lib/api';
+import { ApiError, errorCode, serverMessage } from '../../lib/api-error';
 
 export interface DownloadProgress {
   /** True until the server answers: a slideshow or a 1080p file is made before its first byte. */
   preparing?: boolean;
   received: number;
   total: number | null; // null: the server did not announce a size
+  /** `total` is the size the server expects (a file made while it is sent), not its exact size. */
+  estimated?: boolean;
   bytesPerSecond: number;
 }
 
-export class DownloadError extends Error {
-  constructor(
-    message: string,
-    readonly body: Record<string, unknown> | null,
-    readonly status: number,
-  ) {
-    super(message);
-  }
+/**
+ * The size to show progress against: the exact Content-Length, else the size a file made while it is
+ * sent is expected to have (`X-Expected-Length`, issue 38), marked as an estimate.
+ */
+export function announcedSize(headers: Headers): { total: number | null; estimated: boolean } {
+  const exact = Number(headers.get('content-length'));
+  if (headers.get('content-length') && exact > 0) return { total: exact, estimated: false };
+  const expected = Number(headers.get('x-expected-length'));
+  return headers.get('x-expected-length') && expected > 0
+    ? { total: expected, estimated: true }
+    : { total: null, estimated: false };
+}
+
+/** A failure on this side (a second download, a cut-off file); the server's own come as ApiError. */
+export class DownloadError extends Error {}
+
+/** What a failed download tells the person: the free plan's limit, or the text to show (if any). */
+export function downloadFailure(err: unknown): { limitReached: boolean; message: string | undefined } {
+  const message = err instanceof DownloadError ? err.message : serverMessage(err);
+  return { limitReached: errorCode(err) === 'quota.exhausted', message: message || undefined };
 }
 
 /** SPEC 7's timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
@@ -50,30 +65,15 @@ export function useVideoDownload() {
 
   const start = useCallback(
     async (url: string, quality: string, platform: string): Promise<{ fileName: string; bytes: number }> => {
-      if (busy.current) throw new DownloadError('A download is already running.', null, 0);
+      if (busy.current) throw new DownloadError('A download is already running.');
       busy.current = true;
       setProgress({ preparing: true, received: 0, total: null, bytesPerSecond: 0 });
       try {
-        const res = await fetch('/api/video/download', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ url, quality }),
-          credentials: 'include',
-        });
-        if (!res.ok || !res.body) {
-          const text = await res.text().catch(() => '');
-          let body: Record<string, unknown> | null = null;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            /* not JSON */
-          }
-          throw new DownloadError(messageFor(body) ?? '', body, res.status);
-        }
+        const res = await videoDownload({ url, quality });
+        if (!res.body) throw new DownloadError('');
         const contentType = res.headers.get('content-type')?.split(';')[0] ?? 'video/mp4';
-        const lengthHeader = res.headers.get('content-length');
-        const total = lengthHeader && Number(lengthHeader) > 0 ? Number(lengthHeader) : null;
-        setProgress({ received: 0, total, bytesPerSecond: 0 });
+        const { total, estimated } = announcedSize(res.headers);
+        setProgress({ received: 0, total, estimated, bytesPerSecond: 0 });
         const reader = res.body.getReader();
         const chunks: Uint8Array[] = [];
         const started = performance.now();
@@ -88,19 +88,20 @@ export function useVideoDownload() {
           if (now - lastPaint > 100) {
             lastPaint = now;
             const seconds = Math.max(0.001, (now - started) / 1000);
-            setProgress({ received, total, bytesPerSecond: received / seconds });
+            setProgress({ received, total, estimated, bytesPerSecond: received / seconds });
           }
         }
-        if (total !== null && received !== total)
-          throw new DownloadError('The download was interrupted. Please try again.', null, 0);
+        // Only an exact size can say the file came short; a cut-off stream fails its read above.
+        if (total !== null && !estimated && received !== total)
+          throw new DownloadError('The download was interrupted. Please try again.');
         const seconds = Math.max(0.001, (performance.now() - started) / 1000);
         setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
         const fileName = downloadFileName(platform, new Date(), contentType);
         saveBlob(new Blob(chunks as BlobPart[], { type: contentType }), fileName);
         return { fileName, bytes: received };
       } catch (err) {
-        if (err instanceof DownloadError) throw err;
-        throw new DownloadError('', null, 0);
+        if (err instanceof DownloadError || err instanceof ApiError) throw err;
+        throw new DownloadError('');
       } finally {
         busy.current = false;
         setProgress(null);

@@ -132,7 +132,7 @@ export function VideoCard({
             <button
               type="button"
               onClick={play}
-              aria-label={`Play preview, ${formatDuration(info.duration)}`}
+              aria-label={info.duration > 0 ? `Play preview, ${formatDuration(info.duration)}` : 'Play preview'}
               className="group relative block aspect-[9/16] w-full overflow-hidden rounded-xl bg-slate-200"
             >
               <Thumbnail src={info.thumbnail} align="top" />
@@ -141,9 +141,11 @@ export function VideoCard({
                   <Play className="h-6 w-6 fill-violet-600 text-violet-600" aria-hidden />
                 </span>
               </span>
-              <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">
-                {formatDuration(info.duration)}
-              </span>
+              {info.duration > 0 && (
+                <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-semibold text-white">
+                  {formatDuration(info.duration)}
+                </span>
+              )}
             </button>
           )}
         </div>
@@ -157,16 +159,21 @@ export function VideoCard({
               <dt className="sr-only">Author</dt>
               <dd data-testid="video-author">@{info.author}</dd>
             </div>
-            <div className="flex items-center gap-1.5">
-              <Clock className="h-4 w-4" aria-hidden />
-              <dt className="sr-only">Duration</dt>
-              <dd data-testid="video-duration">{formatDuration(info.duration)}</dd>
-            </div>
-            <div className="flex items-center gap-1.5">
-              <Eye className="h-4 w-4" aria-hidden />
-              <dt className="sr-only">Views</dt>
-              <dd data-testid="video-views">{formatNumber(info.views)} views</dd>
-            </div>
+            {/* A platform that does not say (0) gets no figure rather than a wrong one. */}
+            {info.duration > 0 && (
+              <div className="flex items-center gap-1.5">
+                <Clock className="h-4 w-4" aria-hidden />
+                <dt className="sr-only">Duration</dt>
+                <dd data-testid="video-duration">{formatDuration(info.duration)}</dd>
+              </div>
+            )}
+            {info.views > 0 && (
+              <div className="flex items-center gap-1.5">
+                <Eye className="h-4 w-4" aria-hidden />
+                <dt className="sr-only">Views</dt>
+                <dd data-testid="video-views">{formatNumber(info.views)} views</dd>
+              </div>
+            )}
             <div className="flex items-center gap-1.5">
               <Heart className="h-4 w-4" aria-hidden />
               <dt className="sr-only">Likes</dt>

@@ -10,27 +10,19 @@ import {
   type TrendingPlatform,
 } from '@shared/contracts/trending-videos';
 import { splitTags } from '@shared/slug';
-import { apiRequest, queryClient, serverMessage } from '../../lib/query-client';
+import { trendingVideoCreate, videoInfoFetch } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
+import { queryClient } from '../../lib/query-client';
 import { toast } from '../../hooks/use-toast';
 import { usePlatforms } from '../../hooks/use-platforms';
 import { Field, inputClass } from '../blog/form-field';
-
-/** The fields of SPEC 3 'Video info' (POST /api/video/info) this form prefills from. */
-interface VideoInfo {
-  platform: string;
-  title: string;
-  author: string;
-  thumbnail: string | null;
-  views: number;
-  likes: number;
-}
 
 const DEFAULTS = {
   videoUrl: '',
   title: '',
   description: '',
-  platform: 'tiktok',
-  status: 'active',
+  platform: 'tiktok' as TrendingPlatform,
+  status: 'active' as (typeof TRENDING_STATUSES)[number],
   thumbnailUrl: '',
   author: '',
   tags: '',
@@ -51,8 +43,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
     });
 
   const fetchInfo = useMutation({
-    mutationFn: async (url: string) =>
-      (await (await apiRequest('POST', '/api/video/info', { url })).json()) as VideoInfo,
+    mutationFn: (url: string) => videoInfoFetch({ url }),
     onSuccess: (info) => {
       setForm((f) => ({
         ...f,
@@ -76,7 +67,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
 
   const save = useMutation({
     mutationFn: () =>
-      apiRequest('POST', '/api/trending-videos', {
+      trendingVideoCreate({
         title: form.title,
         description: form.description,
         videoUrl: form.videoUrl,

@@ -4,7 +4,9 @@ import { ExternalLink, Eye, Flame, Heart, TrendingUp } from 'lucide-react';
 import { Thumbnail } from '../ui/thumbnail';
 import { TRENDING_CARD_TAGS } from '@shared/constants';
 import type { TrendingVideo } from '@shared/contracts/trending-videos';
-import { apiRequest, queryClient, serverMessage } from '../../lib/query-client';
+import { trendingVideoBoost } from '../../lib/api';
+import { serverMessage } from '../../lib/api-error';
+import { queryClient } from '../../lib/query-client';
 import { formatNumber } from '../../lib/format';
 import { toast } from '../../hooks/use-toast';
 
@@ -31,8 +33,7 @@ function VideoThumbnail({ video }: { video: TrendingVideo }) {
 export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
   const boost = useMutation({
     // SPEC 7 sends the current score plus 1; the server adds exactly 1 once per user whatever it says.
-    mutationFn: () =>
-      apiRequest('PATCH', `/api/trending-videos/${video.id}/score`, { trendingScore: video.trendingScore + 1 }),
+    mutationFn: () => trendingVideoBoost(video.id, { trendingScore: video.trendingScore + 1 }),
     onSuccess: () => {
       toast({ title: 'Trending score updated' });
       void queryClient.invalidateQueries({ queryKey: ['/api/trending-videos'] });

@@ -1,8 +1,8 @@
 // Transcription engines behind one interface, tried in order by the transcription service:
-// the video's own captions, an OpenAI-compatible API, offline pocketsphinx.
+// the video's own captions, an OpenAI-compatible API, whisper.cpp with a fetched model, offline pocketsphinx.
 import type { RawCue } from '../../../shared/captions.js';
 
-export type EngineId = 'captions' | 'api' | 'offline';
+export type EngineId = 'captions' | 'api' | 'whisper' | 'offline';
 
 /** A caption track listed on the video page (`itemStruct.video.subtitleInfos[]`). */
 export interface SubtitleTrack {
@@ -22,6 +22,8 @@ export interface TranscriptionInput {
   duration: number;
   workDir: string;
   signal?: AbortSignal;
+  /** The spoken language the person chose (short code); absent: detected where the engine can. */
+  language?: string;
 }
 
 export interface EngineTranscript {
@@ -37,6 +39,8 @@ export interface TranscriptionEngine {
   transcribe(input: TranscriptionInput): Promise<EngineTranscript | null>;
   /** Whether the engine runs heavy local work (then it goes through the media pool). */
   readonly local: boolean;
+  /** What stored transcripts are keyed by (default the id): a new model gives fresh ones. */
+  cacheId?(): string;
 }
 
 const LANGUAGE_NAMES: Record<string, string> = {

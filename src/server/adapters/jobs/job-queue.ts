@@ -2,7 +2,7 @@
 // PostgreSQL through its URL or the embedded PGlite through raw SQL, so jobs and schedules are
 // shared by every node on one database. Only this file and pgboss-tables.ts (what pg-boss has no
 // public call for) know pg-boss.
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobsConnection } from '../../db/client.js';
 import { pgBossTables } from './pgboss-tables.js';
@@ -54,19 +54,40 @@ export function createJobQueue(opts: {
   logger: Logger;
   pollingIntervalSeconds?: number;
   maintenanceSeconds?: number;
+  /**
+   * What the calls a request makes (send, status, cancel, ...) wait for: the server answers before
+   * its queues are declared (decision 0075), so a job sent meanwhile waits here, never lost.
+   */
+  gate?: Promise<unknown>;
 }) {
+  const gate = opts.gate ?? Promise.resolve();
+  /** `fn`, run once the gate is open. */
+  const gated =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await gate;
+      return fn(...args);
+    };
   const connection =
     'connectionString' in opts.connection
       ? { connectionString: opts.connection.connectionString, max: 4 }
       : { db: { executeSql: opts.connection.executeSql } };
-  const boss = new PgBoss({
-    ...connection,
-    schema: 'pgboss',
-    schedule: true,
-    supervise: true,
-    maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
-  } as PgBoss.ConstructorOptions);
-  boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
+  // pg-boss (and the pg driver it brings) is loaded by start(), not by the server's start: on
+  // PGlite the queue starts after the server answers (decisions 0075, 0077). Every other call
+  // comes after start() (the gate, define and work follow it).
+  let boss!: PgBoss;
+  const open = async () => {
+    const { default: PgBossClass } = await import('pg-boss');
+    boss = new PgBossClass({
+      ...connection,
+      schema: 'pgboss',
+      schedule: true,
+      supervise: true,
+      maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
+    } as PgBoss.ConstructorOptions);
+    boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
+    return boss.start();
+  };
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
   let started: Promise<unknown> | null = null;
@@ -86,7 +107,7 @@ export function createJobQueue(opts: {
 
   return {
     start(): Promise<unknown> {
-      started ??= boss.start();
+      started ??= open();
       return started;
     },
     /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
@@ -146,7 +167,7 @@ export function createJobQueue(opts: {
      * Enqueues a job; a `singletonKey` keeps one such job queued or running at a time. The retry
      * rule and time limit of its kind (jobs/catalogue.ts) override the queue's.
      */
-    async send(name: string, data: Record<string, unknown> = {}, options: SendOptions = {}) {
+    send: gated(async (name: string, data: object = {}, options: SendOptions = {}) => {
       const { retries, backoffSeconds, timeoutSeconds, ...rest } = options;
       const id = await boss.send(name, data, {
         ...rest,
@@ -156,11 +177,11 @@ export function createJobQueue(opts: {
       });
       wake(name);
       return id;
-    },
-    openJob: tables.openJob,
-    openCounts: tables.openCounts,
+    }),
+    openJob: gated(tables.openJob),
+    openCounts: gated(tables.openCounts),
     /** A job's state, data, output and (asked for, while it waits) its place in line, in pg-boss's fetch order. */
-    async status(name: string, id: string, opts: { position?: boolean } = {}): Promise<JobStatus | null> {
+    status: gated(async (name: string, id: string, opts: { position?: boolean } = {}): Promise<JobStatus | null> => {
       const job = await boss.getJobById<Record<string, unknown>>(name, id);
       if (!job) return null;
       const waits = job.state === 'created' || job.state === 'retry';
@@ -171,34 +192,35 @@ export function createJobQueue(opts: {
         output: (job.output as Record<string, unknown> | null) ?? null,
         ...(position !== null ? { position } : {}),
       };
-    },
+    }),
     /** A requester joins the job (they may follow it); `keep`: it is never cancelled when waiters leave. */
-    join: tables.join,
+    join: gated(tables.join),
     /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
-    keep: (name: string, id: string) => tables.join(name, id, { keep: true }),
+    keep: gated((name: string, id: string) => tables.join(name, id, { keep: true })),
     /** Where a running job stands (0..100), kept in its data so every node's status() reads it. */
-    setProgress: tables.setProgress,
+    setProgress: gated(tables.setProgress),
     /** Cancels an open job even if kept (the person who asked for it said stop). */
-    async cancel(name: string, id: string): Promise<boolean> {
+    cancel: gated(async (name: string, id: string): Promise<boolean> => {
       const before = await boss.getJobById(name, id);
       if (!before || !['created', 'retry', 'active'].includes(before.state)) return false;
       await boss.cancel(name, id);
       running.get(id)?.abort();
       return true;
-    },
+    }),
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
-    async cancelUnlessKept(name: string, id: string): Promise<boolean> {
+    cancelUnlessKept: gated(async (name: string, id: string): Promise<boolean> => {
       const cancelled = await tables.cancelUnlessKept(name, id);
       if (cancelled) running.get(id)?.abort();
       return cancelled;
-    },
+    }),
     /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
-    every(name: string, cron: string) {
-      return boss.schedule(name, cron);
+    every(name: string, cron: string, data: object = {}) {
+      return boss.schedule(name, cron, data);
     },
     async stop() {
       stopping.abort();
-      if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      // boss is unset only while start() is still loading pg-boss (background.ts waits for it).
+      if (started && boss) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };
 }

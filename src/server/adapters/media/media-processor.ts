@@ -6,7 +6,7 @@ import { fail, infrastructureError } from '../../errors.js';
 import { apiUploadArgs, mp3Args, NO_AUDIO_STDERR, parseProgressTime } from './ffmpeg-args.js';
 import { checkOutputFile, probe, ProcessError, runProcess, type ProbeResult } from './media-runner.js';
 import { streamToFile, withTempDir } from './temp-files.js';
-import { createWorkerPool, type JobOwner, type WorkerPool } from './worker-pool.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export interface MediaProcessorConfig {
   ffmpeg: string;
@@ -50,8 +50,8 @@ export function createMediaProcessor(cfg: MediaProcessorConfig) {
     config: cfg,
     pool,
     /** Runs `fn` in a pool slot with a fresh temporary directory that is always removed. */
-    job<T>(signal: AbortSignal | undefined, fn: (dir: string) => Promise<T>, who?: JobOwner): Promise<T> {
-      return pool.run(() => withTempDir(cfg.tmpRoot, fn), signal, who);
+    job<T>(signal: AbortSignal | undefined, fn: (dir: string) => Promise<T>): Promise<T> {
+      return pool.run(() => withTempDir(cfg.tmpRoot, fn), signal);
     },
     /** Writes the download to disk; a stalled upstream ends at the media time limit. */
     async download(source: Readable, file: string, opts: { expectedBytes?: number | null; signal?: AbortSignal }) {

@@ -2,6 +2,7 @@
 // by AbortSignal (client disconnects), bounded stderr, and output checks after the run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { fail } from '../../errors.js';
 import { probeArgs } from './ffmpeg-args.js';
 
@@ -12,6 +13,13 @@ export interface RunOptions {
   killGraceMs?: number;
   /** Sees stdout as it arrives (ffmpeg's `-progress pipe:1` lines for a progress percent). */
   onStdout?: (text: string) => void;
+  /**
+   * Fed to file descriptors 3, 4, … (ffmpeg's `pipe:3` inputs) as they arrive. Each is ended only
+   * when its stream ends; a stream that fails must abort the run (the process would wait for it).
+   */
+  inputs?: Readable[];
+  /** Where stdout goes as raw bytes (a fragmented MP4), instead of being captured as text. */
+  output?: Writable;
 }
 
 export interface RunResult {
@@ -36,15 +44,30 @@ const MAX_CAPTURE = 512 * 1024;
 export function runProcess(bin: string, args: string[], opts: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new ProcessError('aborted before start', 'aborted'));
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const inputs = opts.inputs ?? [];
+    const pipes = ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe')] as ['ignore', 'pipe', 'pipe'];
+    const child = spawn(bin, args, { stdio: pipes });
+    const inputPipes = inputs.map((input, i) => {
+      const pipe = child.stdio[3 + i] as Writable;
+      pipe.on('error', () => undefined); // EPIPE: the process stopped reading; its exit tells why
+      input.pipe(pipe);
+      return pipe;
+    });
+    // An input that never ended (it failed) would keep 'close' from ever coming: let go at exit.
+    child.once('exit', () => {
+      for (const [i, input] of inputs.entries()) input.unpipe(inputPipes[i]);
+      for (const pipe of inputPipes) pipe.destroy();
+    });
     let stdout = '';
     let stderr = '';
     let ended: ProcessError['reason'] | null = null;
     let killTimer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout = (stdout + d).slice(-MAX_CAPTURE);
-      opts.onStdout?.(d);
-    });
+    if (opts.output) child.stdout.pipe(opts.output);
+    else
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout = (stdout + d).slice(-MAX_CAPTURE);
+        opts.onStdout?.(d);
+      });
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       // Keep the tail: ffmpeg prints its real error last.
       stderr = (stderr + d).slice(-MAX_CAPTURE);

@@ -53,6 +53,7 @@ export function peekSound(
       stream.off('readable', onReadable);
       stream.off('end', onEnd);
       stream.off('error', onError);
+      stream.off('close', onClose);
     };
     const finish = (sound: boolean | null, ended: boolean) => {
       cleanup();
@@ -82,8 +83,16 @@ export function peekSound(
       cleanup();
       reject(err);
     }
+    // Closed before its end without an error event (destroyed by its owner).
+    function onClose() {
+      onError(stream.errored ?? new Error('stream closed before its head was read'));
+    }
+    // The caller may start reading late (the remux opens both parts first): a stream that already
+    // broke or was destroyed sends no more events, and waiting for them would hang.
+    if (stream.destroyed) return onClose();
     stream.on('readable', onReadable);
     stream.once('end', onEnd);
     stream.once('error', onError);
+    stream.once('close', onClose);
   });
 }

@@ -4,16 +4,9 @@
 // (decision 0023): priority (Pro first) and fairness between owners are the job queue's, not this.
 import { fail, retryAfter } from '../../errors.js';
 
-export interface JobOwner {
-  /** Who waits for this job (a user id); jobs without one share the anonymous owner. */
-  owner?: string;
-  /** Higher first in the job queue: Pro's jobs before free users'. */
-  priority?: number;
-}
-
 export interface WorkerPool {
-  /** Runs `job` when a slot is free; `who` is accepted for the callers' convenience and not used here. */
-  run<T>(job: () => Promise<T>, signal?: AbortSignal, who?: JobOwner): Promise<T>;
+  /** Runs `job` when a slot is free. */
+  run<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   stats(): { running: number; queued: number; concurrency: number; maxQueue: number };
 }
 

@@ -7,7 +7,7 @@
 // endpoints across hosts), checked when discovery answers and again at connect time. Redirects
 // leaving those origins, other URLs and private addresses are refused; answers are capped and timed.
 import net from 'node:net';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { createGuardedFetch, HttpClientError, isPrivateAddress, normaliseHost, type LookupFn } from '../http/index.js';
 import type { HostMap } from '../http/host-map.js';
 
@@ -93,8 +93,12 @@ function guardedCause(err: unknown): unknown {
   return err;
 }
 
+// Loaded by the first sign-in, not by the server's start (decision 0077).
+let library: Promise<typeof Oidc> | null = null;
+const openidClient = () => (library ??= import('openid-client'));
+
 export function createOidcAdapter(opts: OidcAdapterOptions): OidcAdapter {
-  let configuration: Promise<oidc.Configuration> | null = null;
+  let configuration: Promise<Oidc.Configuration> | null = null;
   const issuer = new URL(opts.issuerUrl);
   const insecure = issuer.protocol === 'http:';
   let publicOrigins: readonly string[] = [];
@@ -107,12 +111,14 @@ export function createOidcAdapter(opts: OidcAdapterOptions): OidcAdapter {
     lookup: opts.lookup,
   });
   const discover = () => {
-    configuration ??= oidc
-      .discovery(issuer, opts.clientId, opts.clientSecret, undefined, {
-        [oidc.customFetch]: guardedFetch as oidc.CustomFetch,
-        // Plain http is only accepted for a provider on this machine (development and tests).
-        ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-      })
+    configuration ??= openidClient()
+      .then((oidc) =>
+        oidc.discovery(issuer, opts.clientId, opts.clientSecret, undefined, {
+          [oidc.customFetch]: guardedFetch as Oidc.CustomFetch,
+          // Plain http is only accepted for a provider on this machine (development and tests).
+          ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+        }),
+      )
       .then((config) => {
         publicOrigins = otherEndpointOrigins(config.serverMetadata(), issuer.origin);
         return config;
@@ -128,6 +134,7 @@ export function createOidcAdapter(opts: OidcAdapterOptions): OidcAdapter {
     issuer: opts.issuerUrl,
     async start(redirectUri) {
       const config = await discover();
+      const oidc = await openidClient();
       const login: OidcLoginState = {
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
@@ -145,6 +152,7 @@ export function createOidcAdapter(opts: OidcAdapterOptions): OidcAdapter {
     },
     async finish(callbackUrl, login) {
       const config = await discover();
+      const oidc = await openidClient();
       const tokens = await oidc
         .authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: login.codeVerifier,

@@ -1,7 +1,7 @@
 // Rate-limit windows in Redis (issue 21): when REDIS_URL is set, every node counts in it, whatever
 // database each uses. One INCR per hit, the key expiring with its window (aligned on the clock, so
 // every node agrees where a window starts).
-import { createClient } from '@redis/client';
+import type { createClient } from '@redis/client';
 import type { Logger } from 'pino';
 import { fail } from '../../errors.js';
 import type { RateLimitStore } from '../../lib/rate-limiter.js';
@@ -15,20 +15,25 @@ export function createRedisRateStore(opts: {
   prefix: string;
   logger: Logger;
 }): RateLimitStore & { ready(timeoutMs: number): Promise<void>; close(): Promise<void> } {
+  // The client library loads here, not with the server: most installs have no Redis (decision 0075).
   // No offline queue: while Redis is away a hit fails at once (503) instead of holding the request.
-  const client = createClient({
-    url: opts.url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) },
+  let client: ReturnType<typeof createClient> | null = null;
+  const loaded = import('@redis/client').then(({ createClient }) => {
+    client = createClient({
+      url: opts.url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) },
+    });
+    client.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'redis error'));
+    // Connecting goes on in the background (and again after a drop); hits meanwhile answer 503.
+    client.connect().catch(() => undefined);
+    return client;
   });
-  client.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'redis error'));
-  // Connecting goes on in the background (and again after a drop); hits meanwhile answer 503.
-  client.connect().catch(() => undefined);
   const away = () => fail('service.rate_limits_unavailable');
-  const run = async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (!client.isReady) throw away();
+  const run = async <T>(fn: (c: NonNullable<typeof client>) => Promise<T>): Promise<T> => {
+    if (!client?.isReady) throw away();
     try {
-      return await fn();
+      return await fn(client);
     } catch {
       throw away();
     }
@@ -40,8 +45,8 @@ export function createRedisRateStore(opts: {
   return {
     async hit(key, windowMs, now) {
       const w = windowKey(key, windowMs, now);
-      const [count] = (await run(() =>
-        client
+      const [count] = (await run((c) =>
+        c
           .multi()
           .incr(w.name)
           .pExpireAt(w.name, w.resetAt + 1_000)
@@ -50,14 +55,15 @@ export function createRedisRateStore(opts: {
       return { count: Number(count), resetAt: w.resetAt };
     },
     async reset(key, windowMs, now) {
-      await run(() => client.del(windowKey(key, windowMs, now).name));
+      await run((c) => c.del(windowKey(key, windowMs, now).name));
     },
     async unhit(key, windowMs, now) {
       // Only an existing window: a DECR on an expired key would create one that never expires.
-      await run(() => client.eval(UNHIT, { keys: [windowKey(key, windowMs, now).name] }));
+      await run((c) => c.eval(UNHIT, { keys: [windowKey(key, windowMs, now).name] }));
     },
     /** Waits (at most `timeoutMs`) for the first connection, so the first requests are not refused. */
     async ready(timeoutMs) {
+      const client = await loaded;
       if (client.isReady) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
@@ -69,6 +75,7 @@ export function createRedisRateStore(opts: {
       if (!client.isReady) opts.logger.warn('redis is not reachable yet: rate-limited requests answer 503 until it is');
     },
     async close() {
+      const client = await loaded;
       if (client.isReady) await client.close().catch(() => client.destroy());
       else if (client.isOpen) client.destroy();
     },

@@ -2,6 +2,7 @@
 // the capability (it works in a plain <a download>), so it is bound to the key and expiry and
 // signed with a key derived from the session secret.
 import crypto from 'node:crypto';
+import { mediaResultUrl } from '../../routes/media.routes.js';
 
 function mac(secret: string, key: string, exp: number): string {
   const k = crypto.createHmac('sha256', secret).update('media-link-v1').digest();
@@ -12,8 +13,7 @@ function mac(secret: string, key: string, exp: number): string {
 export const mediaLinkSignature = (secret: string, key: string, exp: number): string => mac(secret, key, exp);
 
 export function signMediaLink(secret: string, key: string, exp: number): string {
-  const path = key.split('/').map(encodeURIComponent).join('/');
-  return `/api/media/${path}?exp=${exp}&sig=${mac(secret, key, exp)}`;
+  return mediaResultUrl(key, exp, mac(secret, key, exp));
 }
 
 export function verifyMediaLink(

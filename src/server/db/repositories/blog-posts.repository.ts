@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { blogPosts } from '../schema.js';
 
@@ -53,6 +53,21 @@ export function createBlogPostsRepository(db: Db) {
         .where(and(eq(blogPosts.id, id), eq(blogPosts.authorId, authorId)))
         .returning({ id: blogPosts.id });
       return rows.length > 0;
+    },
+    /** Posts rendered with another renderer or relay key than `version` (or never), a batch at a time. */
+    async listStale(version: string, limit: number): Promise<BlogPostRow[]> {
+      return db.select().from(blogPosts).where(sql`${blogPosts.htmlVersion} IS DISTINCT FROM ${version}`).limit(limit);
+    },
+    /** Stores a post's rendering; only over the content it was made from (a save in between wins). */
+    async saveRendered(
+      id: number,
+      content: string,
+      rendered: { contentHtml: string; summary: string; htmlVersion: string },
+    ): Promise<void> {
+      await db
+        .update(blogPosts)
+        .set(rendered)
+        .where(and(eq(blogPosts.id, id), eq(blogPosts.content, content)));
     },
     async findPublishedBySlug(slug: string): Promise<BlogPostRow | undefined> {
       const [row] = await db

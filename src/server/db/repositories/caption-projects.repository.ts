@@ -1,6 +1,6 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { captionProjects, studioUploads } from '../schema.js';
+import { captionProjects, studioUploads, users } from '../schema.js';
 
 export type CaptionProjectRow = typeof captionProjects.$inferSelect;
 export type NewCaptionProjectRow = typeof captionProjects.$inferInsert;
@@ -53,15 +53,53 @@ export function createCaptionProjectsRepository(db: Db) {
     },
 
     // Uploads
-    async insertUpload(row: typeof studioUploads.$inferInsert): Promise<void> {
-      await db.insert(studioUploads).values(row);
+    /**
+     * Inserts an unfinished upload unless its owner already has `maxOpen` of them or their declared
+     * bytes would pass `maxBytes` (issue 34). The owner's row is locked, so parallel creations queue.
+     */
+    async insertUpload(
+      row: typeof studioUploads.$inferInsert & { size: number },
+      bounds: { maxOpen: number; maxBytes: number; now: Date },
+    ): Promise<'ok' | 'too_many' | 'too_large'> {
+      return db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, row.userId)).for('update');
+        const [open] = await tx
+          .select({ n: sql<number>`count(*)::int`, bytes: sql<string>`coalesce(sum(${studioUploads.size}), 0)` })
+          .from(studioUploads)
+          .where(
+            and(
+              eq(studioUploads.userId, row.userId),
+              eq(studioUploads.status, 'receiving'),
+              gt(studioUploads.expiresAt, bounds.now),
+            ),
+          );
+        if (open.n >= bounds.maxOpen) return 'too_many';
+        if (Number(open.bytes) + row.size > bounds.maxBytes) return 'too_large';
+        await tx.insert(studioUploads).values(row);
+        return 'ok';
+      });
+    },
+    /** An unfinished upload made progress: it stays until `expiresAt` without more. */
+    async touchUpload(id: string, expiresAt: Date): Promise<void> {
+      await db
+        .update(studioUploads)
+        .set({ expiresAt })
+        .where(and(eq(studioUploads.id, id), eq(studioUploads.status, 'receiving')));
     },
     async findUpload(id: string): Promise<StudioUploadRow | undefined> {
       const [row] = await db.select().from(studioUploads).where(eq(studioUploads.id, id));
       return row;
     },
-    async markUploadReady(id: string, resultKey: string, meta: Record<string, unknown>): Promise<void> {
-      await db.update(studioUploads).set({ status: 'ready', resultKey, meta }).where(eq(studioUploads.id, id));
+    async markUploadReady(
+      id: string,
+      resultKey: string,
+      meta: Record<string, unknown>,
+      expiresAt: Date,
+    ): Promise<void> {
+      await db
+        .update(studioUploads)
+        .set({ status: 'ready', resultKey, meta, expiresAt })
+        .where(eq(studioUploads.id, id));
     },
     async deleteUpload(id: string): Promise<void> {
       await db.delete(studioUploads).where(eq(studioUploads.id, id));

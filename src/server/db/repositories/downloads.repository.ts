@@ -8,7 +8,7 @@ import { DEFAULT_PLATFORM } from '../../platforms/default.js';
 export type DownloadRow = typeof downloads.$inferSelect;
 export type DownloadMeta = Pick<
   typeof downloads.$inferInsert,
-  'url' | 'platform' | 'videoId' | 'title' | 'author' | 'thumbnail' | 'duration' | 'views' | 'likes' | 'quality'
+  'url' | 'platform' | 'videoId' | 'title' | 'author' | 'hasThumbnail' | 'duration' | 'views' | 'likes' | 'quality'
 >;
 
 type Rows = Array<Record<string, unknown>>;
@@ -23,9 +23,9 @@ export function createDownloadsRepository(db: Db) {
           update ${users} set downloads_reserved = downloads_reserved + 1
           where id = ${userId} and (${limit}::int is null or download_count + downloads_reserved < ${limit}::int)
           returning id)
-        insert into ${downloads} (user_id, url, platform, video_id, title, author, thumbnail, duration, views, likes, quality, status)
+        insert into ${downloads} (user_id, url, platform, video_id, title, author, has_thumbnail, duration, views, likes, quality, status)
         select u.id, ${meta.url}, ${meta.platform ?? DEFAULT_PLATFORM}, ${meta.videoId ?? null}, ${meta.title ?? null},
-          ${meta.author ?? null}, ${meta.thumbnail ?? null},
+          ${meta.author ?? null}, ${meta.hasThumbnail ?? false},
           ${meta.duration ?? null}::int, ${meta.views ?? null}::bigint, ${meta.likes ?? null}::bigint, ${meta.quality ?? null}, 'reserved'
         from u
         returning id`),

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { buildAss, DEFAULT_CAPTION_STYLE } from '../../../shared/caption-ass.js';
 import { projectToSrt, projectToText, projectToWebVtt } from '../../../shared/caption-exports.js';
 import { spreadWords, transcriptFileName } from '../../../shared/captions.js';
+import { flowWords } from '../../../shared/subtitle-lines.js';
 import {
   STUDIO_LIMITS,
   type CaptionLine,
@@ -17,15 +18,15 @@ import {
 } from '../../../shared/contracts/caption-studio.js';
 import type { TranscriptionResult } from '../../../shared/contracts/transcription.js';
 import type { MediaStore } from '../../adapters/storage/media-store.js';
-import type { JobOwner } from '../../adapters/media/worker-pool.js';
+import type { JobOwner } from '../../jobs/catalogue.js';
 import type {
   CaptionProjectRow,
   CaptionProjectsRepository,
 } from '../../db/repositories/caption-projects.repository.js';
 import type { MediaResult } from '../../db/repositories/media-results.repository.js';
 import { fail } from '../../errors.js';
-import { platformList } from '../../platforms/errors.js';
-import type { MediaJobs, PendingJob } from '../media-jobs.service.js';
+import type { PendingJob } from '../media-jobs.service.js';
+import type { CaptionRenderJob } from './caption-render.job.js';
 import { parseRange, type MediaResultsService } from '../media-results.service.js';
 import type { TranscriptionService } from '../transcription.service.js';
 import type { StudioSource } from './studio-source.js';
@@ -38,21 +39,25 @@ export interface CaptionProjectsDeps {
   uploads: StudioUploads;
   results: MediaResultsService;
   store: MediaStore;
-  jobs: MediaJobs;
-  platformNames: () => string[];
+  render: CaptionRenderJob;
 }
 
 type User = { id: string };
 type Async = { respondAsync?: boolean };
 
-/** The transcript's segments as editor lines: the timed words, at most STUDIO_LIMITS per line and in all. */
+/**
+ * The transcript as editor lines shaped like subtitles (src/shared/subtitle-lines.ts): a segment's
+ * timed words cut at pauses, sentence ends, two rows and seven seconds; at most STUDIO_LIMITS lines.
+ */
 export function linesFromTranscript(t: Pick<TranscriptionResult, 'segments'>): CaptionLine[] {
   const lines: CaptionLine[] = [];
   for (const seg of t.segments) {
     const words = seg.words?.length ? seg.words : spreadWords(seg);
-    for (let i = 0; i < words.length; i += STUDIO_LIMITS.wordsPerLine) {
-      if (lines.length >= STUDIO_LIMITS.lines) return lines;
-      lines.push({ id: `l${lines.length + 1}`, words: words.slice(i, i + STUDIO_LIMITS.wordsPerLine) });
+    for (const run of flowWords(words)) {
+      for (let i = 0; i < run.length; i += STUDIO_LIMITS.wordsPerLine) {
+        if (lines.length >= STUDIO_LIMITS.lines) return lines;
+        lines.push({ id: `l${lines.length + 1}`, words: run.slice(i, i + STUDIO_LIMITS.wordsPerLine) });
+      }
     }
   }
   return lines;
@@ -104,20 +109,19 @@ export function createCaptionProjectsService(deps: CaptionProjectsDeps) {
       user: User,
       source: CaptionSource,
       signal: AbortSignal | undefined,
-      who: JobOwner,
-      opts: Async = {},
+      owner: JobOwner,
+      opts: Async & { language?: string } = {},
     ): Promise<CaptionProject | PendingJob> {
-      // A link is a web link: `upload:<id>` names reach the sources only from an upload checked as the caller's.
-      if (source.kind === 'link' && !/^https?:\/\//i.test(source.url))
-        throw fail('link.unsupported', { platforms: platformList(deps.platformNames()) });
+      // An upload is a source only once checked as the caller's; a link goes through the one link rule
+      // (`upload:<id>` is no link: the transcription refuses it like any unknown link).
       const upload = source.kind === 'upload' ? await deps.uploads.ready(user, source.uploadId) : null;
-      const url = upload ? upload.url : source.kind === 'link' ? source.url : '';
+      const url = source.kind === 'link' ? source.url : '';
       // The transcript first: it answers a bad link's errors before any video is fetched.
-      const transcript = await deps.transcription.generate(url, signal, who, opts);
+      const transcript = await deps.transcription.generate(upload ? upload.source : url, signal, owner, opts);
       if ('state' in transcript) return transcript;
       const stored = upload
         ? await deps.results.find(upload.resultKey)
-        : await deps.sources.ofLink(url, signal, who, opts);
+        : await deps.sources.ofLink(url, signal, owner, { respondAsync: opts.respondAsync });
       if (!stored) throw fail('studio.source_gone');
       if ('state' in stored) return stored;
       const title = upload?.title || transcript.title;
@@ -150,6 +154,11 @@ export function createCaptionProjectsService(deps: CaptionProjectsDeps) {
 
     /** Autosave: only onto the revision the editor last saw. */
     async save(user: User, id: string, body: SaveCaptionProjectRequest): Promise<CaptionProject> {
+      // Word times within the video (a second's slack for engines' rounding), so exports stay sane.
+      const { duration } = await own(user, id);
+      const last = Math.max(0, ...body.lines.flatMap((l) => l.words.map((w) => Math.max(w.start, w.end))));
+      if (duration > 0 && last > duration / 1000 + 1)
+        throw fail('studio.time_out_of_range', { seconds: Math.ceil(duration / 1000) });
       const saved = await deps.repo.save(id, user.id, body.revision, { lines: body.lines, style: body.style });
       if (saved) return projectView(saved);
       await own(user, id); // not theirs (404) or a newer revision exists (409)
@@ -179,14 +188,14 @@ export function createCaptionProjectsService(deps: CaptionProjectsDeps) {
       user: User,
       id: string,
       signal: AbortSignal | undefined,
-      who: JobOwner,
+      owner: JobOwner,
       opts: Async = {},
     ): Promise<CaptionRenderResult | PendingJob> {
       const row = await own(user, id);
-      await sourceOf(row);
-      const key = renderKey(row.id, buildAss(projectView(row)));
-      const data = { projectId: row.id, userId: user.id };
-      const out = await deps.jobs.run({ kind: 'caption-render', key, data, who, retry: false }, signal, opts);
+      const source = await sourceOf(row);
+      // The job carries the revision it renders (its key hashes that revision's captions).
+      const data = { projectId: row.id, userId: user.id, revision: row.revision };
+      const out = await deps.render.run({ data, source: { row, source }, owner }, signal, opts);
       if ('state' in out) return out;
       return { url: deps.results.link(out), size: String(out.size), expiresAt: out.expiresAt.toISOString() };
     },

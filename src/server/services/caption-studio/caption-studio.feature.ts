@@ -7,7 +7,7 @@ import type { CaptionProjectsRepository } from '../../db/repositories/caption-pr
 import type { createMediaFeature } from '../media-feature.js';
 import type { MediaSource } from '../media-source.js';
 import { createCaptionProjectsService } from './caption-projects.service.js';
-import { registerCaptionRender } from './caption-render.job.js';
+import { defineCaptionRender } from './caption-render.job.js';
 import { createStudioSource } from './studio-source.js';
 import { createStudioUploads } from './studio-uploads.service.js';
 
@@ -28,11 +28,14 @@ export function createCaptionStudioFeature(
     bins: { ffmpeg: m.binaries.ffmpeg.path, ffprobe: m.binaries.ffprobe.path },
     maxBytes: config.MEDIA_MAX_INPUT_MB * 1024 * 1024,
     ttlMs: config.MEDIA_RESULT_TTL_HOURS * 3_600_000,
+    staleMs: config.UPLOADS_STALE_MINUTES * 60_000,
+    maxOpen: config.UPLOADS_MAX_OPEN,
+    maxOpenBytes: config.UPLOADS_MAX_OPEN_MB * 1024 * 1024,
     timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
     logger: deps.logger,
   });
   const sources = createStudioSource({ source: deps.source, media: m.media, results: m.results, jobs: m.jobs });
-  registerCaptionRender({ jobs: m.jobs, repo: deps.repo, media: m.media, results: m.results });
+  const render = defineCaptionRender({ jobs: m.jobs, repo: deps.repo, media: m.media, results: m.results });
   const projects = createCaptionProjectsService({
     repo: deps.repo,
     transcription: m.transcription,
@@ -40,8 +43,7 @@ export function createCaptionStudioFeature(
     uploads,
     results: m.results,
     store: m.store,
-    jobs: m.jobs,
-    platformNames: () => deps.source.platformNames(),
+    render,
   });
   return { uploads, projects };
 }

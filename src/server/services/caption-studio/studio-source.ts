@@ -9,8 +9,9 @@ import { processFailure, type MediaProcessor } from '../../adapters/media/media-
 import { videoProbeFrom, type VideoProbe } from '../../adapters/media/caption-burn.js';
 import type { MediaJobs, PendingJob } from '../media-jobs.service.js';
 import type { MediaResultsService } from '../media-results.service.js';
-import type { MediaSource } from '../media-source.js';
-import type { JobOwner } from '../../adapters/media/worker-pool.js';
+import type { MediaSource, MediaVideoInfo } from '../media-source.js';
+import { defineMediaJob } from '../media-job.js';
+import type { JobOwner } from '../../jobs/catalogue.js';
 import type { MediaResult } from '../../db/repositories/media-results.repository.js';
 import { mediaKeyId } from '../../platforms/platform.js';
 
@@ -42,47 +43,44 @@ export interface StudioSourceDeps {
 }
 
 export function createStudioSource(deps: StudioSourceDeps) {
-  async function download(url: string, key: string, signal: AbortSignal, who: JobOwner): Promise<MediaResult> {
-    const info = await deps.source.lookup(url, signal);
-    if (info.isPhotoPost) throw fail('studio.photo_post');
-    return deps.media.job(
-      signal,
-      async (dir) => {
-        const opened = await deps.source.openAudioSource(url, info, signal);
-        const input = path.join(dir, 'source.mp4');
-        const size = await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
-        const probed = await probeVideo(deps.media, input, signal);
-        if (!probed) throw fail('media.unreadable');
-        return deps.results.save({
-          key,
-          kind: 'studio-source',
-          platform: info.platform,
-          videoId: info.videoId,
-          file: input,
-          ext: 'mp4',
-          contentType: 'video/mp4',
-          size,
-          meta: { width: probed.width, height: probed.height, duration: probed.duration, title: info.title },
-        });
-      },
-      who,
-    );
-  }
-
-  deps.jobs.register('studio-source', (data, signal, who) => download(String(data.url), String(data.key), signal, who));
+  // On whichever node runs it: the request's lookup when it waits on this node, else its own.
+  const job = defineMediaJob(deps, {
+    kind: 'studio-source',
+    key: (_data, info: MediaVideoInfo) => `studio-source:${mediaKeyId(info)}`,
+    load: async ({ url }, signal) => {
+      const info = await deps.source.lookup(url, signal);
+      if (info.isPhotoPost) throw fail('studio.photo_post');
+      return info;
+    },
+    async produce({ data, source: info, dir, signal, save }) {
+      const opened = await deps.source.openAudioSource(data.url, info, signal);
+      const input = path.join(dir, 'source.mp4');
+      const size = await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+      const probed = await probeVideo(deps.media, input, signal);
+      if (!probed) throw fail('media.unreadable');
+      return save({
+        platform: info.platform,
+        videoId: info.videoId,
+        file: input,
+        ext: 'mp4',
+        contentType: 'video/mp4',
+        size,
+        meta: { width: probed.width, height: probed.height, duration: probed.duration, title: info.title },
+      });
+    },
+  });
 
   return {
     /** The stored video of a link (a media job the first time); `respondAsync` as the other tools. */
     async ofLink(
       url: string,
       signal: AbortSignal | undefined,
-      who: JobOwner,
+      owner: JobOwner,
       opts: { respondAsync?: boolean },
     ): Promise<MediaResult | PendingJob> {
       const info = await deps.source.lookup(url, signal);
       if (info.isPhotoPost) throw fail('studio.photo_post');
-      const key = `studio-source:${mediaKeyId(info)}`;
-      return deps.jobs.run({ kind: 'studio-source', key, data: { url }, who }, signal, opts);
+      return job.run({ data: { url }, source: info, owner }, signal, opts);
     },
   };
 }

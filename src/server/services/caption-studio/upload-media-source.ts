@@ -1,7 +1,8 @@
 // Uploaded videos as a MediaSource (issue 29): `upload:<id>` is looked up and opened from the media
 // store, so the existing transcription service and its media job listen to an upload exactly as to
-// a link, on any node. Everything else goes to the platforms' source. Only the studio ever passes
-// such a name, after checking the upload is the caller's (users cannot send one: links are http(s)).
+// a link, on any node. Everything else goes to the platforms' source. It is not a link: `recognises`
+// never accepts it, so no tool takes it from a request; only the studio reaches it, with an
+// `OwnedUpload` it checked as the caller's (issue 34, decision 0047).
 import { fail } from '../../errors.js';
 import type { CaptionProjectsRepository } from '../../db/repositories/caption-projects.repository.js';
 import type { MediaResultsService } from '../media-results.service.js';
@@ -20,7 +21,7 @@ export function withUploads(
     return { row, result };
   };
   return {
-    recognises: (url) => UPLOAD.test(url) || base.recognises(url),
+    recognises: (url) => base.recognises(url),
     platformNames: () => base.platformNames(),
     async lookup(url, signal) {
       const id = UPLOAD.exec(url)?.[1];

@@ -1,0 +1,236 @@
+// Bluesky's servers on 127.0.0.1, speaking their real protocol (one server answers every host, by
+// Host): the AppView (public.api.bsky.app: getPostThread, resolveHandle, XRPC errors), the PLC
+// directory (DID documents), a did:web host, a PDS (com.atproto.sync.getBlob) and the CDNs
+// (cdn.bsky.app pictures, video.bsky.app thumbnails). Posts are the real capture
+// (test/fixtures/bluesky/atat-posts.json) or constructed from the Lexicons (constructed-posts.ts).
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sampleJpeg } from '../fake-tiktok-media.js';
+import { toneMp4 } from '../media-samples.js';
+import {
+  type Author,
+  blobCid,
+  blockedThread,
+  constructedPost,
+  didDocument,
+  imagesEmbeds,
+  notFoundThread,
+  plcDid,
+  tid,
+  videoEmbeds,
+} from './constructed-posts.js';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/bluesky/atat-posts.json');
+export type FixtureName = 'video' | 'images' | 'quoteWithImages' | 'external' | 'text';
+type Post = Record<string, any>; // a postView as JSON
+
+export const PDS_HOST = 'pds.fake-bluesky.test';
+export const WEB_DID_HOST = 'creator.fake-bluesky.test';
+const HOSTS = ['public.api.bsky.app', 'plc.directory', PDS_HOST, WEB_DID_HOST, 'cdn.bsky.app', 'video.bsky.app'];
+
+interface Served {
+  file: string;
+  type: string;
+}
+
+export async function startFakeBluesky() {
+  const fixtures = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).posts as Record<FixtureName, Post>;
+  const accounts = new Map<string, { handle: string; pds: string }>(); // did -> account
+  const threads = new Map<string, unknown>(); // at-uri -> thread
+  const blobs = new Map<string, Served>(); // `${did} ${cid}` -> file
+  const files = new Map<string, Served>(); // CDN path -> file
+  const requests: string[] = [];
+  const state = { pdsDown: false, plcDown: false, blobBytesPerSecond: 0 };
+  let seq = 0;
+
+  const json = (res: http.ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+
+  async function send(req: http.IncomingMessage, res: http.ServerResponse, s: Served, bytesPerSecond = 0) {
+    const size = fs.statSync(s.file).size;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    const start = range ? Number(range[1]) : 0;
+    const end = range?.[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start >= size) return res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+    res.writeHead(range ? 206 : 200, {
+      'content-type': s.type,
+      'content-length': end - start + 1,
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
+    const stream = fs.createReadStream(s.file, { start, end, highWaterMark: 256 * 1024 });
+    await pipeline(bytesPerSecond ? stream.pipe(pace(bytesPerSecond)) : stream, res).catch(() => res.destroy());
+  }
+
+  const server = http.createServer((req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const url = new URL(req.url ?? '/', `https://${host}`);
+    requests.push(`${host}${url.pathname}`);
+    const q = (name: string) => url.searchParams.get(name) ?? '';
+    if (host === 'public.api.bsky.app') {
+      if (url.pathname === '/xrpc/app.bsky.feed.getPostThread') {
+        if (q('depth') !== '0' || q('parentHeight') !== '0') return json(res, 400, { error: 'InvalidRequest' });
+        const thread = threads.get(q('uri'));
+        return thread
+          ? json(res, 200, { thread })
+          : json(res, 400, { error: 'NotFound', message: `Post not found: ${q('uri')}` });
+      }
+      if (url.pathname === '/xrpc/com.atproto.identity.resolveHandle') {
+        const did = [...accounts].find(([, a]) => a.handle === q('handle'))?.[0];
+        return did
+          ? json(res, 200, { did })
+          : json(res, 400, { error: 'InvalidRequest', message: 'Unable to resolve handle' });
+      }
+      return json(res, 404, { error: 'XRPCNotSupported' });
+    }
+    if (host === 'plc.directory' || host === WEB_DID_HOST) {
+      if (state.plcDown) return res.writeHead(503).end();
+      const did =
+        host === WEB_DID_HOST
+          ? url.pathname === '/.well-known/did.json'
+            ? `did:web:${WEB_DID_HOST}`
+            : ''
+          : decodeURIComponent(url.pathname.slice(1));
+      const account = accounts.get(did);
+      return account
+        ? json(res, 200, didDocument(did, account.handle, account.pds))
+        : json(res, 404, { message: `DID not registered: ${did}` });
+    }
+    if (host === PDS_HOST) {
+      if (state.pdsDown) return req.socket.destroy(); // a PDS that does not answer
+      if (url.pathname !== '/xrpc/com.atproto.sync.getBlob') return json(res, 404, { error: 'XRPCNotSupported' });
+      const s = blobs.get(`${q('did')} ${q('cid')}`);
+      if (!s) return json(res, 400, { error: 'BlobNotFound', message: 'Blob not found' });
+      return void send(req, res, s, state.blobBytesPerSecond);
+    }
+    const s = files.get(url.pathname);
+    if ((host === 'cdn.bsky.app' || host === 'video.bsky.app') && s) return void send(req, res, s);
+    res.writeHead(404).end('Not Found');
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const hostMap = Object.fromEntries(HOSTS.map((h) => [h, origin]));
+
+  const register = (author: Author, pds = `https://${PDS_HOST}`) =>
+    accounts.set(author.did, { handle: author.handle, pds });
+  const serveUrl = (u: string, file: string, type = 'image/jpeg') => files.set(new URL(u).pathname, { file, type });
+  const link = (actor: string, rkey: string) => `https://bsky.app/profile/${actor}/post/${rkey}`;
+
+  /** Serves a post's pictures, thumbnails and avatar, and (on the PDS) its video and captions. */
+  function servePost(
+    post: Post,
+    media: { video?: string; images?: string[]; captions?: Array<{ cid: string; file: string }> },
+  ) {
+    const did = post.author.did as string;
+    if (post.author.avatar) serveUrl(post.author.avatar, sampleJpeg());
+    const view = post.embed?.media ?? post.embed;
+    const record = post.record.embed?.media ?? post.record.embed;
+    for (const [i, image] of (view?.images ?? []).entries()) {
+      serveUrl(image.fullsize, media.images?.[i] ?? sampleJpeg());
+      serveUrl(image.thumb, sampleJpeg());
+    }
+    if (view?.thumbnail) serveUrl(view.thumbnail, sampleJpeg());
+    if (record?.video && media.video)
+      blobs.set(`${did} ${record.video.ref.$link}`, { file: media.video, type: 'video/mp4' });
+    for (const c of media.captions ?? []) blobs.set(`${did} ${c.cid}`, { file: c.file, type: 'text/vtt' });
+    threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
+  }
+
+  function newAuthor(o: { didWeb?: boolean; handle?: string } = {}): Author {
+    const n = ++seq;
+    const author = {
+      did: o.didWeb ? `did:web:${WEB_DID_HOST}` : plcDid(`author ${n} ${origin}`),
+      handle: o.handle ?? `creator${n}.bsky.social`,
+      displayName: `Creator ${n}`,
+    };
+    register(author);
+    return author;
+  }
+
+  return {
+    origin,
+    hostMap,
+    hostMapJson: JSON.stringify(hostMap),
+    requests,
+    state,
+    /** A real captured post (video file on the PDS for its blob); its link by DID and by handle. */
+    addFixture(name: FixtureName, media: { video?: string; images?: string[] } = {}) {
+      const post = fixtures[name];
+      register({ did: post.author.did, handle: post.author.handle });
+      servePost(post, { video: media.video ?? toneMp4(3, { faststart: true }), ...media });
+      const rkey = post.uri.split('/').pop() as string;
+      return { post, url: link(post.author.did, rkey), handleUrl: link(post.author.handle, rkey) };
+    },
+    /** A constructed video post; `quote`: inside a quote post (recordWithMedia); `vtt`: its captions. */
+    addVideoPost(
+      o: { file?: string; text?: string; vtt?: string; quote?: boolean; didWeb?: boolean; author?: Author } = {},
+    ) {
+      const author = o.author ?? newAuthor(o);
+      const rkey = tid(++seq);
+      const file = o.file ?? toneMp4(3, { faststart: true });
+      const cid = blobCid(`video ${author.did} ${rkey}`);
+      const captionFile = o.vtt ? path.join(path.dirname(file), `bsky-${rkey}.vtt`) : null;
+      if (captionFile) fs.writeFileSync(captionFile, o.vtt as string);
+      const captions = captionFile
+        ? [{ lang: 'en', cid: blobCid(`vtt ${rkey}`), size: fs.statSync(captionFile).size }]
+        : undefined;
+      const embeds = videoEmbeds(author.did, { cid, size: fs.statSync(file).size, captions });
+      const quote = o.quote
+        ? { uri: `at://${plcDid('quoted')}/app.bsky.feed.post/${tid(1)}`, cid: blobCid('quoted') }
+        : undefined;
+      const post = constructedPost(author, rkey, o.text ?? `A clip from Bluesky ${rkey}`, embeds, quote);
+      servePost(post, { video: file, captions: captions?.map((c) => ({ cid: c.cid, file: captionFile as string })) });
+      return { post, author, rkey, cid, url: link(author.did, rkey), handleUrl: link(author.handle, rkey) };
+    },
+    /** A constructed picture post (up to 4 JPEG files), or a quote post carrying them. */
+    addPicturePost(images: string[], o: { quote?: boolean } = {}) {
+      const author = newAuthor();
+      const rkey = tid(++seq);
+      const embeds = imagesEmbeds(
+        author.did,
+        images.map((f, i) => ({
+          cid: blobCid(`img ${rkey} ${i}`),
+          size: fs.statSync(f).size,
+          width: 1080,
+          height: 1440,
+        })),
+      );
+      const quote = o.quote
+        ? { uri: `at://${plcDid('quoted')}/app.bsky.feed.post/${tid(2)}`, cid: blobCid('quoted2') }
+        : undefined;
+      const post = constructedPost(author, rkey, `Pictures ${rkey}`, embeds, quote);
+      servePost(post, { images });
+      return { post, url: link(author.did, rkey) };
+    },
+    /** A post the AppView answers as #blockedPost or #notFoundPost, or not at all (400 NotFound). */
+    addUnavailable(kind: 'blocked' | 'notFound' | 'missing') {
+      const author = newAuthor();
+      const rkey = tid(++seq);
+      const uri = `at://${author.did}/app.bsky.feed.post/${rkey}`;
+      if (kind === 'blocked') threads.set(uri, blockedThread(uri, author.did));
+      if (kind === 'notFound') threads.set(uri, notFoundThread(uri));
+      return link(author.did, rkey);
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+export type FakeBluesky = Awaited<ReturnType<typeof startFakeBluesky>>;
+
+/** Paces a stream at `bytesPerSecond` from its first byte. */
+function pace(bytesPerSecond: number) {
+  const started = Date.now();
+  let sent = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      sent += chunk.length;
+      setTimeout(() => cb(null, chunk), Math.max(0, started + (sent / bytesPerSecond) * 1000 - Date.now()));
+    },
+  });
+}
