@@ -17,48 +17,26 @@
  *   tt.addShortLink('ZTabc123', v.url)   // https://vm.tiktok.com/ZTabc123/ redirects there
  *   tt.transfers / tt.requests           // what the CDN and pages saw
  *   await tt.close();
+ *
+ * Its parts: fake-tiktok-pages.ts (pages, challenge, errors), fake-tiktok-cdn.ts (the CDN),
+ * fake-tiktok-hevc.ts (HEVC gears and sound tracks), fake-tiktok-photo.ts and fake-tiktok-media.ts.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { patternStream, sampleJpeg, sampleMp3, sampleMp4 } from './fake-tiktok-media.js';
+import { createCdn, type Media, mediaSize, type Served } from './fake-tiktok-cdn.js';
+import { type HevcOptions, registerHevc } from './fake-tiktok-hevc.js';
+import { sampleJpeg, sampleMp3, sampleMp4 } from './fake-tiktok-media.js';
+import { createChallenges, type ErrorKind, errorPage, type PageAnswer, pageHtml } from './fake-tiktok-pages.js';
 import { makePhotoItem, solidJpeg, type PhotoPostOptions } from './fake-tiktok-photo.js';
+
+export type { ErrorKind } from './fake-tiktok-pages.js';
+export type { Transfer } from './fake-tiktok-cdn.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/tiktok');
 export const FIXTURE_ID = '7504044860782021930';
 export const DELETED_FIXTURE_ID = '7550459646654418189';
-
-export type ErrorKind =
-  | 'deleted'
-  | 'region_withheld'
-  | 'private'
-  | 'private_account'
-  | 'user_not_found'
-  | 'region_locked'
-  | 'classified'
-  | 'login'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'no_data';
-
-type Media = { file: string } | { size: number } | { bytes: Buffer };
-interface Served {
-  media: Media;
-  contentType: string;
-  cookieRule: boolean;
-  cutAfterBytes?: number;
-  bytesPerSecond?: number;
-  /** The response waits for this before its head is sent. */
-  answerAfter?: Promise<void>;
-  /** The body's last byte waits for this: a transfer a test holds open for as long as it needs. */
-  lastByteAfter?: Promise<void>;
-  /** Called once a cut response's connection was dropped. */
-  onCut?: () => void;
-}
 
 export interface AddVideoOptions {
   id?: string;
@@ -80,60 +58,8 @@ export interface AddVideoOptions {
   lastByteAfter?: Promise<void>;
   stats?: { playCount?: number; diggCount?: number };
   duration?: number;
-  /**
-   * Real HEVC video-only gears and AAC sound tracks (cookie-guarded like every CDN file), keyed
-   * by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
-   */
-  hevc?: {
-    gears: Record<string, string | null>;
-    sounds: Array<string | null>;
-    cutGearsAfterBytes?: number;
-    /** Every sound track breaks off after this many bytes (the connection drops mid-file). */
-    cutSoundsAfterBytes?: number;
-    /** The sound tracks' own pace (else the video's `bytesPerSecond`). */
-    soundBytesPerSecond?: number;
-    /**
-     * The sound tracks answer only once a cut gear's connection was dropped: the server reads the
-     * gear's head after the gear already broke (the order that hung the streamed remux, issue 38).
-     */
-    soundsAfterGearCut?: boolean;
-    /**
-     * 'mp4': the HEVC gears are whole MP4 files with their own sound, as on older posts
-     * (`Format: "mp4"`, `VideoExtra.audio_bit_rate`), and the page has no `bitrateAudioInfo`.
-     */
-    form?: 'dash' | 'mp4';
-    /** Extra whole-MP4 gears beside the DASH ones: `{ '1080p': file }` (same size, lower bitrate). */
-    wholeAlternates?: Record<string, string | null>;
-  };
-}
-
-/**
- * One CDN response body. `completed`: every byte was written to the socket, which is not proof the
- * client read them: the kernel's socket buffers (several MB on loopback, more on a kept-alive
- * connection whose buffers grew) can hold a whole file the client never reads. `reset`: the client
- * closed the connection with part of this response unread (the kernel answers that with a TCP
- * reset), so it dropped the rest. A file the client took whole is `completed && !reset`.
- */
-export interface Transfer {
-  path: string;
-  status: number;
-  bytesSent: number;
-  completed: boolean;
-  aborted: boolean;
-  reset: boolean;
-}
-
-function mediaSize(m: Media): number {
-  if ('file' in m) return fs.statSync(m.file).size;
-  if ('bytes' in m) return m.bytes.length;
-  return m.size;
-}
-
-/** Serialises the scope like TikTok does: `/` as \u002F, and nothing that can close the script. */
-function pageHtml(scope: unknown): string {
-  const json = JSON.stringify({ __DEFAULT_SCOPE__: scope }).replace(/\//g, '\\u002F').replace(/</g, '\\u003c');
-  return `<!DOCTYPE html><html lang="en"><head><meta charSet="UTF-8"/><title>TikTok</title></head><body><div id="app"></div>
-<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">${json}</script></body></html>`;
+  /** Real HEVC video-only gears and AAC sound tracks (fake-tiktok-hevc.ts), cookie-guarded. */
+  hevc?: HevcOptions;
 }
 
 export async function startFakeTikTok() {
@@ -149,43 +75,10 @@ export async function startFakeTikTok() {
   const mp3 = sampleMp3();
   const jpeg = sampleJpeg();
 
-  const pages = new Map<
-    string,
-    (req: http.IncomingMessage) => { status: number; html?: string; headers?: Record<string, string> }
-  >();
-  const challenges = new Map<string, number>(); // base64 a -> answer
-  let challengesSolved = 0;
-
-  function challengePage() {
-    const a = crypto.randomBytes(16);
-    const answer = crypto.randomInt(0, 5000);
-    const c = crypto.createHash('sha256').update(a).update(String(answer)).digest();
-    challenges.set(a.toString('base64'), answer);
-    const cs = Buffer.from(
-      JSON.stringify({ v: { a: a.toString('base64'), c: c.toString('base64') }, s: 'x' }),
-    ).toString('base64');
-    return {
-      status: 200,
-      html: `<html><body><p>Please wait...</p><p id="wci" class="_wafchallengeid"></p><p id="cs" class="${cs}"></p></body></html>`,
-    };
-  }
-  function challengePassed(req: http.IncomingMessage): boolean {
-    const raw = /(?:^|;\s*)_wafchallengeid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-    if (!raw) return false;
-    try {
-      const c = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
-      const ok = challenges.get(c.v.a) === Number(Buffer.from(c.d, 'base64').toString('utf8'));
-      if (ok) challengesSolved++;
-      return ok;
-    } catch {
-      return false;
-    }
-  }
-  const served = new Map<string, Served>(); // CDN path -> media
-  const expiring = new Set<string>(); // ids whose links the CDN checks for expiry
+  const pages = new Map<string, (req: http.IncomingMessage) => PageAnswer>();
+  const challenges = createChallenges();
+  const { served, expiring, transfers, setCookies, serveMedia } = createCdn();
   const shortLinks = new Map<string, string>();
-  const tokens = new Set<string>();
-  const transfers: Transfer[] = [];
   const requests: Array<{ host: string; path: string; cookie?: string; referer?: string; userAgent?: string }> = [];
   let seq = 0;
 
@@ -225,92 +118,6 @@ export async function startFakeTikTok() {
       const vtt = subs.get(s.LanguageCodeName) ?? 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nHello from the fake\n';
       at(s.Url, { media: { bytes: Buffer.from(vtt) }, contentType: 'text/vtt', cookieRule: false });
     }
-  }
-
-  /** Serves real HEVC gears and sound tracks (sizes from the files); null entries are 404s. */
-  function registerHevc(item: any, hevc: NonNullable<AddVideoOptions['hevc']>, bytesPerSecond?: number) {
-    if (hevc.form === 'mp4') {
-      // An older post (research §6.1): whole HEVC MP4 gears, each with its own sound, no DASH tracks.
-      for (const gear of item.video.bitrateInfo) {
-        if (!String(gear.CodecType).includes('h265')) continue;
-        gear.Format = 'mp4';
-        const extra = JSON.parse(gear.VideoExtra);
-        gear.VideoExtra = JSON.stringify({ ...extra, format: 'mp4', sub_info: '{}', audio_bit_rate: 64545 });
-      }
-      delete item.video.bitrateAudioInfo;
-    }
-    if (hevc.wholeAlternates) {
-      const extra = item.video.bitrateInfo.filter((g: { CodecType: unknown }) => String(g.CodecType).includes('h265'));
-      for (const g of extra) {
-        const quality = `${Math.min(Number(g.PlayAddr.Width), Number(g.PlayAddr.Height))}p`;
-        if (!(quality in hevc.wholeAlternates)) continue;
-        const copy = structuredClone(g);
-        copy.GearName = `${g.GearName}_whole`;
-        copy.Format = 'mp4';
-        copy.Bitrate = Math.round(Number(g.Bitrate) / 2);
-        copy.MVMAF = '';
-        copy.VideoExtra = JSON.stringify({ format: 'mp4', audio_bit_rate: 64545 });
-        copy.PlayAddr.UrlList = g.PlayAddr.UrlList.map((u: string) =>
-          u.replace(`/${g.GearName}/`, `/${copy.GearName}/`),
-        );
-        item.video.bitrateInfo.push(copy);
-        const file = hevc.wholeAlternates[quality];
-        for (const u of copy.PlayAddr.UrlList.filter((x: string) => !x.includes('/aweme/v1/play')))
-          if (file)
-            served.set(new URL(u).pathname, {
-              media: { file },
-              contentType: 'video/mp4',
-              cookieRule: true,
-              bytesPerSecond,
-            });
-        if (file) copy.PlayAddr.DataSize = String(fs.statSync(file).size);
-      }
-    }
-    let gearCut: () => void = () => undefined;
-    const afterGearCut = new Promise<void>((r) => (gearCut = r));
-    const put = (
-      urls: string[],
-      file: string | null,
-      contentType: string,
-      cutAfterBytes?: number,
-      pace = bytesPerSecond,
-      order: Pick<Served, 'answerAfter' | 'onCut'> = {},
-    ) => {
-      for (const u of urls.filter((x) => !x.includes('/aweme/v1/play'))) {
-        const p = new URL(u).pathname;
-        if (file)
-          served.set(p, {
-            media: { file },
-            contentType,
-            cookieRule: true,
-            bytesPerSecond: pace,
-            cutAfterBytes,
-            ...order,
-          });
-        else served.delete(p);
-      }
-    };
-    for (const gear of item.video.bitrateInfo) {
-      if (!String(gear.CodecType).includes('h265') || gear.GearName.endsWith('_whole')) continue;
-      const quality = `${Math.min(Number(gear.PlayAddr.Width), Number(gear.PlayAddr.Height))}p`;
-      if (!(quality in hevc.gears)) continue;
-      const file = hevc.gears[quality];
-      put(gear.PlayAddr.UrlList, file, 'video/mp4', hevc.cutGearsAfterBytes, bytesPerSecond, { onCut: gearCut });
-      if (file) gear.PlayAddr.DataSize = String(fs.statSync(file).size);
-    }
-    // Tracks in the order the mapper ranks them (highest Bitrate first).
-    const tracks = [...(item.video.bitrateAudioInfo ?? [])].sort(
-      (a: any, b: any) => Number(b.Bitrate) - Number(a.Bitrate),
-    );
-    for (const [i, a] of tracks.entries())
-      put(
-        Object.values(a.UrlList ?? {}) as string[],
-        hevc.sounds[i] ?? hevc.sounds.at(-1) ?? null,
-        'audio/mp4',
-        hevc.cutSoundsAfterBytes,
-        hevc.soundBytesPerSecond ?? bytesPerSecond,
-        hevc.soundsAfterGearCut ? { answerAfter: afterGearCut } : {},
-      );
   }
 
   registerItemMedia(fixtureScope['webapp.video-detail'].itemInfo.itemStruct, { file: mp4 }, { file: mp3 });
@@ -371,7 +178,7 @@ export async function startFakeTikTok() {
       bytesPerSecond: o.bytesPerSecond,
       lastByteAfter: o.lastByteAfter,
     });
-    if (o.hevc) registerHevc(item, o.hevc, o.bytesPerSecond);
+    if (o.hevc) registerHevc(served, item, o.hevc, o.bytesPerSecond);
     if (o.h264Missing)
       for (const u of [
         item.video.playAddr,
@@ -387,7 +194,7 @@ export async function startFakeTikTok() {
     let fetches = 0;
     if (o.staleFirstPage) expiring.add(id);
     pages.set(id, (req) => {
-      if (o.challenge && !challengePassed(req)) return challengePage();
+      if (o.challenge && !challenges.passed(req)) return challenges.page();
       const html = pageHtml(scope);
       // Signed links that expired an hour ago: the same files, an older query.
       const past = Math.floor(Date.now() / 1000) - 3600;
@@ -440,135 +247,8 @@ export async function startFakeTikTok() {
   }
 
   function addError(kind: ErrorKind, id = String(7_300_000_000_000_000_000n + BigInt(++seq))): string {
-    const detail = (statusCode: number, statusMsg = '') => ({
-      status: 200,
-      html: pageHtml({ 'seo.abtest': fixtureScope['seo.abtest'], 'webapp.video-detail': { statusCode, statusMsg } }),
-    });
-    const responses: Record<ErrorKind, () => { status: number; html?: string; headers?: Record<string, string> }> = {
-      deleted: () => ({ status: 200, html: deletedHtml.replaceAll(DELETED_FIXTURE_ID, id) }),
-      region_withheld: () => detail(10204, 'cross_border_violation_ur'),
-      private: () => detail(10216),
-      private_account: () => detail(10222),
-      user_not_found: () => detail(10221),
-      region_locked: () => detail(10231),
-      classified: () => {
-        const scope = structuredClone(fixtureScope);
-        const item = scope['webapp.video-detail'].itemInfo.itemStruct;
-        delete item.video;
-        item.id = id;
-        item.isContentClassified = true;
-        return { status: 200, html: pageHtml(scope) };
-      },
-      login: () => ({
-        status: 302,
-        headers: {
-          location: `https://www.tiktok.com/login?redirect_url=${encodeURIComponent(`https://www.tiktok.com/@x/video/${id}`)}`,
-        },
-      }),
-      rate_limited: () => ({ status: 429, html: 'Too many requests' }),
-      unavailable: () => ({ status: 503, html: 'Service Unavailable' }),
-      no_data: () => ({ status: 200, html: '<html><body><p>Please wait...</p></body></html>' }),
-    };
-    pages.set(id, responses[kind]);
+    pages.set(id, errorPage(kind, id, fixtureScope, deletedHtml, DELETED_FIXTURE_ID));
     return `https://www.tiktok.com/@someone/video/${id}`;
-  }
-
-  function setCookies(res: http.ServerResponse) {
-    const token = crypto.randomBytes(24).toString('base64url');
-    tokens.add(token);
-    const exp = new Date(Date.now() + 180 * 86400_000).toUTCString();
-    res.setHeader('set-cookie', [
-      `tt_chain_token=${token}; Domain=.tiktok.com; Path=/; Secure; Expires=${exp}`,
-      `ttwid=1%7C${crypto.randomBytes(12).toString('hex')}; Domain=.tiktok.com; Path=/; Secure; HttpOnly; Expires=${exp}`,
-      `tt_csrf_token=${crypto.randomBytes(8).toString('hex')}; Path=/; Secure; HttpOnly; SameSite=Lax`,
-    ]);
-  }
-
-  async function serveMedia(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, s: Served) {
-    const expire = Number(/[?&]expire=(\d+)/.exec(req.url ?? '')?.[1]);
-    if ([...expiring].some((id) => pathname.includes(`/${id}/`)) && expire < Date.now() / 1000) {
-      res.writeHead(403, { 'content-type': 'text/html' });
-      return res.end('<h1>Access Denied</h1>');
-    }
-    if (s.cookieRule) {
-      const cookie = /(?:^|;\s*)tt_chain_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-      const referer = req.headers.referer ?? '';
-      if (!cookie || !tokens.has(cookie) || !/^https:\/\/www\.tiktok\.com\//.test(referer)) {
-        res.writeHead(403, { 'content-type': 'text/html' });
-        return res.end('<h1>Access Denied</h1>');
-      }
-    }
-    const size = mediaSize(s.media);
-    let start = 0;
-    let end = size;
-    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-    const headers: Record<string, string | number> = { 'content-type': s.contentType, 'accept-ranges': 'bytes' };
-    if (range && (range[1] || range[2])) {
-      start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-      end = range[1] && range[2] ? Math.min(size, Number(range[2]) + 1) : size;
-      if (start >= size) {
-        res.writeHead(416, { 'content-range': `bytes */${size}` });
-        return res.end();
-      }
-      headers['content-range'] = `bytes ${start}-${end - 1}/${size}`;
-    }
-    headers['content-length'] = end - start;
-    if (s.answerAfter) await s.answerAfter;
-    res.writeHead(range && (range[1] || range[2]) ? 206 : 200, headers);
-    if (req.method === 'HEAD') return res.end();
-    const t: Transfer = {
-      path: pathname,
-      status: res.statusCode,
-      bytesSent: 0,
-      completed: false,
-      aborted: false,
-      reset: false,
-    };
-    transfers.push(t);
-    watchReset(req.socket, t);
-    const stop = s.cutAfterBytes !== undefined ? Math.min(end, start + s.cutAfterBytes) : end;
-    const media = s.media;
-    const body = (from: number, to: number) => {
-      const source =
-        'file' in media
-          ? fs.createReadStream(media.file, { start: from, end: to - 1 })
-          : 'bytes' in media
-            ? patternlessBytes(media.bytes, from, to)
-            : patternStream(from, to);
-      source.on('data', (c: Buffer) => (t.bytesSent += c.length));
-      return s.bytesPerSecond
-        ? pipeline(source, throttle(s.bytesPerSecond), res, { end: false })
-        : pipeline(source, res, { end: false });
-    };
-    res.on('close', () => {
-      if (!t.completed) t.aborted = true;
-    });
-    try {
-      const held = s.lastByteAfter && stop === end && stop - start > 1 ? stop - 1 : stop;
-      await body(start, held);
-      if (held < stop) {
-        await s.lastByteAfter;
-        await body(held, stop);
-      }
-      if (stop < end) {
-        res.destroy(); // cut: the connection drops before Content-Length is reached
-        return s.onCut?.();
-      }
-      t.completed = true;
-      res.end();
-    } catch {
-      t.aborted = true;
-    }
-  }
-
-  // The latest transfer on each (kept-alive) connection: a reset concerns that one.
-  const latest = new WeakMap<net.Socket, Transfer>();
-  function watchReset(socket: net.Socket, t: Transfer) {
-    if (!latest.has(socket))
-      socket.once('close', (hadError) => {
-        if (hadError) latest.get(socket)!.reset = true;
-      });
-    latest.set(socket, t);
   }
 
   const server = http.createServer((req, res) => {
@@ -640,7 +320,7 @@ export async function startFakeTikTok() {
     transfers,
     requests,
     get challengesSolved() {
-      return challengesSolved;
+      return challenges.solved;
     },
     addVideo,
     addPhotoPost,
@@ -658,35 +338,3 @@ export async function startFakeTikTok() {
 }
 
 export type FakeTikTok = Awaited<ReturnType<typeof startFakeTikTok>>;
-
-function patternlessBytes(buf: Buffer, start: number, end: number) {
-  return Readable.from([buf.subarray(start, end)]);
-}
-
-/** Paces a body: slices of at most 1/20 s of bytes, each sent when due (a slow CDN trickles, it does not stall). */
-function throttle(bytesPerSecond: number) {
-  const started = Date.now();
-  const slice = Math.max(1024, Math.floor(bytesPerSecond / 20));
-  let sent = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      const next = (at: number) => {
-        if (at >= chunk.length) {
-          cb();
-          return;
-        }
-        const part = chunk.subarray(at, at + slice);
-        sent += part.length;
-        const due = started + (sent / bytesPerSecond) * 1000;
-        setTimeout(
-          () => {
-            this.push(part);
-            next(at + part.length);
-          },
-          Math.max(0, due - Date.now()),
-        );
-      };
-      next(0);
-    },
-  });
-}
