@@ -107,7 +107,9 @@ describe('first screens sent ready', () => {
     expect(html).toMatch(/<h1[^>]*>Sign in<\/h1>/);
     expect(html).toMatch(/<input[^>]*name="email"/);
     expect(html).toMatch(/<input[^>]*name="password"/);
-    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/sign-in-page-[^"]+\.js">/);
+    expect(html).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/sign-in-page-[^"]+\.js" fetchpriority="low">/,
+    );
     // The button waits for the script: a native submit would put the password in the address.
     expect(html).toMatch(/<button type="submit" disabled=""/);
   });
@@ -175,7 +177,9 @@ describe('first screens sent ready', () => {
     expect(html).toMatch(/<input[^>]*id="video-url"/);
     expect(text).toContain('Recent Downloads');
     expect(text).not.toContain('Get Started - Sign In');
-    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/downloader-page-[^"]+\.js">/);
+    expect(html).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/downloader-page-[^"]+\.js" fetchpriority="low">/,
+    );
     // A visitor still gets the landing page at the same address.
     expect(visibleText(await (await fetch(`${server.url}/`)).text())).toContain('Get Started - Sign In');
 

@@ -10,7 +10,9 @@ import { registerClientFiles } from '../../src/server/plugins/client-files.js';
 import { scriptJson } from '../../src/server/plugins/first-screens.js';
 
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-first-screens-'));
-const shell = '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>';
+const shell =
+  '<!doctype html><html><head><title>t</title><script type="module" crossorigin src="/assets/index.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/runtime.js"></head><body><div id="root"></div></body></html>';
 const app = Fastify();
 
 beforeAll(async () => {
@@ -82,7 +84,9 @@ describe('first screens sent ready', () => {
     const html = zlib.brotliDecompressSync(signIn.rawPayload).toString();
     expect(html).toContain('<main>screen /sign-in</main>');
     // The sign-in screen's chunk, not the one the shell already loads.
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/sign-in.js"></head>');
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/sign-in.js" fetchpriority="low"></head>',
+    );
     expect(html).not.toContain('href="/assets/shared.js"');
   });
 
@@ -91,6 +95,15 @@ describe('first screens sent ready', () => {
     const before = (globalThis as { __renders?: number }).__renders;
     for (let i = 0; i < 5; i++) await app.inject({ url: '/?url=https%3A%2F%2Fexample.com' });
     expect((globalThis as { __renders?: number }).__renders).toBe(before);
+  });
+
+  it('fetches the scripts of a ready screen at low priority: it paints without them', async () => {
+    for (const headers of [{}, { user: 'ann' }]) {
+      const page = (await app.inject({ url: '/', headers })).body;
+      expect(page).toContain('<script type="module" crossorigin fetchpriority="low" src="/assets/index.js">');
+      expect(page).toContain('<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/runtime.js">');
+      expect(page).not.toMatch(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority="low")[^>]*>/);
+    }
   });
 
   it('sends the plain shell for /index.html, /sign-in with a query and other paths', async () => {
