@@ -65,7 +65,7 @@ function preloads(manifest: Record<string, ManifestChunk>, modules: string[]): s
  * A ready screen paints without its scripts, so they are fetched at low priority (decision 0080):
  * the browser puts the page's own paint first, then hydrates.
  */
-function scriptsAfterPaint(html: string): string {
+function scriptsAtLowPriority(html: string): string {
   return html.replace(/<(script type="module"|link rel="modulepreload")( crossorigin)?/g, '$& fetchpriority="low"');
 }
 
@@ -81,7 +81,7 @@ export function firstScreens(app: FastifyInstance, clientDir: string, shell: Buf
   const entry = path.join(ssrDir, 'entry-server.js');
   if (!fs.existsSync(entry)) return () => null;
   const manifest = JSON.parse(fs.readFileSync(path.join(ssrDir, 'client-manifest.json'), 'utf8'));
-  const shellHtml = scriptsAfterPaint(shell.toString('utf8'));
+  const shellHtml = scriptsAtLowPriority(shell.toString('utf8'));
   const prepared = new Map<string, Promise<{ before: string; after: string } | null>>();
   const visitorFiles = new Map<string, Promise<ClientFile | null>>();
 
