@@ -28,15 +28,21 @@ export interface TestApp {
 
 let seq = 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
+/**
+ * A free port, held by a listening socket until `release`, just before the app listens: files run
+ * side by side, and a port let go while the app was built (seconds) was once taken meanwhile.
+ */
+async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', resolve);
   });
+  let released: Promise<void> | undefined;
+  return {
+    port: (srv.address() as net.AddressInfo).port,
+    release: () => (released ??= new Promise<void>((r) => srv.close(() => r()))),
+  };
 }
 
 export async function createTestApp(
@@ -45,7 +51,8 @@ export async function createTestApp(
     database?: Database;
     env?: Record<string, string>;
     overrides?: ContextOverrides;
-    configure?: (ctx: AppContext) => void;
+    /** Runs before the app is built; may be async. */
+    configure?: (ctx: AppContext) => unknown;
     /** A built client to serve (default: none, so pages answer 503). */
     clientDir?: string;
     /**
@@ -58,7 +65,8 @@ export async function createTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-test-'));
   // The port is known before the config, so the default PUBLIC_URL (http://localhost:PORT) is this
   // server: the Origin check accepts only PUBLIC_URL (and its loopback aliases), never the Host.
-  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
+  const reserved = opts.env?.PORT ? undefined : await reservePort();
+  const port = reserved?.port ?? Number(opts.env?.PORT);
   const config: Config = loadConfig({
     NODE_ENV: 'test',
     PORT: String(port),
@@ -69,8 +77,13 @@ export async function createTestApp(
   });
   const database = opts.database ?? (await openTestDatabase(opts.db ?? 'pglite'));
   const ctx = createContext(config, database, pino({ level: config.LOG_LEVEL }), opts.overrides);
-  opts.configure?.(ctx);
-  const app = await buildApp(ctx, { clientDir: opts.clientDir ?? path.join(dataDir, 'no-client') });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    await opts.configure?.(ctx);
+    app = await buildApp(ctx, { clientDir: opts.clientDir ?? path.join(dataDir, 'no-client') });
+  } finally {
+    await reserved?.release();
+  }
   await app.listen({ port, host: '127.0.0.1' });
   if (!opts.beforeQueue) await ctx.background.started();
   const baseUrl = `http://127.0.0.1:${port}`;
