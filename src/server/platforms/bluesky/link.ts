@@ -4,6 +4,8 @@
 // Our video id holds the DID and the record key, readable and path-safe:
 //   did:plc:<24 base32> + rkey -> plc-<24 base32>-<rkey>;  did:web:<domain> + rkey -> web-<domain>-<rkey>
 
+import { linkShape } from '../../../shared/platform-links.js';
+
 /** A record key of a post is a TID: 13 characters of base32-sortable. */
 const RKEY = '[2-7a-z]{13}';
 const PLC = '[a-z2-7]{24}';
@@ -30,17 +32,11 @@ export function readDid(actor: string): string | null {
 
 /** A cleaned link, or null when it is not a Bluesky post link. Pure. */
 export function parseBlueskyLink(input: unknown): BlueskyLink | null {
-  if (typeof input !== 'string' || input.length > 2048) return null;
-  const text = input.trim();
-  if (!/^https?:\/\//i.test(text)) return null;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.username || url.password || url.port) return null;
-  if (!HOSTS.has(url.hostname.toLowerCase().replace(/\.$/, ''))) return null;
+  // The platform-neutral steps (http(s), no credentials or port, host lower-cased) are the shared rule's.
+  const shape = linkShape(input);
+  if (!shape) return null;
+  const url = new URL(shape);
+  if (!HOSTS.has(url.hostname)) return null;
   const m = new RegExp(`^/profile/([^/]{3,260})/post/(${RKEY})/?$`).exec(url.pathname);
   if (!m) return null;
   // Only ':' comes percent-encoded in a pasted DID link (did%3Aplc%3A...).
