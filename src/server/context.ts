@@ -296,10 +296,13 @@ export function createContext(config: Config, database: Database, logger: Logger
       start: async () => {
         const work = config.PROCESS_ROLE !== 'web';
         try {
-          await jobs.start();
-          // Every queue declared (and worked here unless web-only); each kind's handler checked first.
-          await dispatcher.start(work);
-          await mediaFeature.jobs.start(work);
+          // Declared by one node at a time: pg-boss creating queues on several nodes at once deadlocks.
+          await database.oneNodeAtATime(async () => {
+            await jobs.start();
+            // Every queue declared (and worked here unless web-only); each kind's handler checked first.
+            await dispatcher.start(work);
+            await mediaFeature.jobs.start(work);
+          });
         } catch (err) {
           queuesUp.fail(err);
           throw err;

@@ -23,6 +23,12 @@ export interface Database {
   jobs: JobsConnection;
   /** Round trip used by the health check. */
   ping(): Promise<void>;
+  /**
+   * Runs start-up work (migrations, queue declarations) one node at a time among every node on this
+   * database: several nodes started at once would each run it and collide (issue 43). PGlite has
+   * one node only.
+   */
+  oneNodeAtATime<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return openPglite(path.join(opts.dataDir, 'pglite'));
 }
 
+// The advisory lock key of start-up work: any fixed number no other code of ours takes.
+const START_LOCK = 7_301_042_043;
+
 export async function openPostgres(url: string): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -73,11 +82,27 @@ export async function openPostgres(url: string): Promise<Database> {
   // next query opens a new connection.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema }) as unknown as Db;
-  await migrateIfBehind(db, () => migrate(db as never, { migrationsFolder: migrationsFolder() }));
+  // A session lock on a connection of its own, held while the work runs on the others; a node that
+  // dies holding it lets it go with its connection.
+  const oneNodeAtATime = async <T>(work: () => Promise<T>): Promise<T> => {
+    const holder = await pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [START_LOCK]);
+      try {
+        return await work();
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock($1)', [START_LOCK]);
+      }
+    } finally {
+      holder.release();
+    }
+  };
+  await oneNodeAtATime(() => migrateIfBehind(db, () => migrate(db as never, { migrationsFolder: migrationsFolder() })));
   return {
     db,
     kind: 'postgres',
     jobs: { connectionString: url },
+    oneNodeAtATime,
     ping: async () => void (await pool.query('select 1')),
     close: () => pool.end(),
   };
@@ -154,6 +179,7 @@ export async function openPglite(dir: string, opts: { loadDataDir?: Blob } = {})
         return answer;
       },
     },
+    oneNodeAtATime: (work) => work(),
     ping: async () => void (await client.query('select 1')),
     close: async () => {
       await Promise.allSettled([...asked]);
