@@ -19,7 +19,7 @@ import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
 /** The media job kinds these tests run, declared like the catalogue's audio kind. */
-const testJobKinds = (...names: string[]): Record<string, JobKind> =>
+const extraJobKinds = (...names: string[]): Record<string, JobKind> =>
   Object.fromEntries(names.map((n) => [n, JOB_CATALOGUE.audio]));
 /** The media dispatcher typed for these made-up kinds (the product's is typed by the catalogue). */
 const testJobs = (t: TestApp) => t.ctx.services.mediaJobs as unknown as MediaJobsOf<Record<string, { name?: string }>>;
@@ -41,7 +41,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
         MEDIA_CONCURRENCY: '1',
         MEDIA_QUEUE_LIMIT: '10',
       },
-      overrides: { testJobKinds: testJobKinds('probe') },
+      overrides: { extraJobKinds: extraJobKinds('probe') },
     });
   });
   afterAll(async () => {
@@ -140,7 +140,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
 describe('media jobs: a job that ends in a refusal', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ overrides: { testJobKinds: testJobKinds('refusal') } });
+    t = await createTestApp({ overrides: { extraJobKinds: extraJobKinds('refusal') } });
   });
   afterAll(async () => {
     await t.close();
@@ -175,8 +175,8 @@ describe('media jobs: transient failures are retried, final ones are not', () =>
   const codes = ['upstream.unavailable', 'upstream.timeout', 'upstream.rate_limited'] as const;
   let t: TestApp;
   beforeAll(async () => {
-    const kinds = testJobKinds('final-answer', ...codes.map((c) => `flaky-${c}`));
-    t = await createTestApp({ overrides: { testJobKinds: kinds } });
+    const kinds = extraJobKinds('final-answer', ...codes.map((c) => `flaky-${c}`));
+    t = await createTestApp({ overrides: { extraJobKinds: kinds } });
   });
   afterAll(async () => {
     await t.close();

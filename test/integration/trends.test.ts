@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createSchedules } from '../../src/server/services/schedules.service.js';
-import { createJobs } from '../../src/server/jobs/dispatcher.js';
+import { createJobDispatcher } from '../../src/server/jobs/dispatcher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
@@ -293,7 +293,7 @@ describe.each(DB_KINDS)('trend collectors on a schedule (%s)', (db) => {
         logger: t.ctx.logger,
       });
       const otherSchedules = createSchedules({
-        jobs: createJobs({ queue: null as never, limits: { media: 60, batchItem: 60 } }),
+        jobs: createJobDispatcher({ queue: null as never, limits: { media: 60, batchItem: 60 } }),
         queue: null as never,
         runs: t.ctx.repos.scheduleRuns,
         logger: t.ctx.logger,

@@ -2,7 +2,7 @@
 // project includes test/): a kind the catalogue does not declare, or a payload that is not its
 // kind's, does not compile. Each `@ts-expect-error` fails the check if the error it expects
 // disappears, so a catalogue loosened back to strings is caught here. Never run, only compiled.
-import type { Jobs } from '../../src/server/jobs/dispatcher.js';
+import type { JobDispatcher } from '../../src/server/jobs/dispatcher.js';
 import type { MediaJobs } from '../../src/server/services/media-jobs.service.js';
 import type { MediaResult } from '../../src/server/db/repositories/media-results.repository.js';
 
@@ -40,7 +40,7 @@ export function mediaKinds(jobs: MediaJobs, signal: AbortSignal) {
   jobs.register('preview', async (data) => (data.url ? kept : kept));
 }
 
-export function queuedKinds(jobs: Jobs) {
+export function queuedKinds(jobs: JobDispatcher) {
   void jobs.send('batch.item', { itemId: 1 }, { place: 0 });
   jobs.register('batch.item', async ({ itemId }) => {
     const n: number = itemId;

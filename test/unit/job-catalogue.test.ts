@@ -7,7 +7,7 @@ import type { JobQueue } from '../../src/server/adapters/jobs/job-queue.js';
 import { fail } from '../../src/server/errors.js';
 import { checkHandlers, JOB_CATALOGUE, kindsOn } from '../../src/server/jobs/catalogue.js';
 import { isTransient } from '../../src/server/jobs/retry-rule.js';
-import { createJobs, queueOf } from '../../src/server/jobs/dispatcher.js';
+import { createJobDispatcher, queueOf } from '../../src/server/jobs/dispatcher.js';
 import { createMediaJobs, MEDIA_QUEUE } from '../../src/server/services/media-jobs.service.js';
 import type { MediaResultsService } from '../../src/server/services/media-results.service.js';
 
@@ -61,13 +61,13 @@ describe('job catalogue', () => {
   });
 
   it('checks the batch items and schedules too: a kind on its own queue with no handler stops the start', async () => {
-    const jobs = createJobs({ queue: unreachable as JobQueue, limits: { media: 60, batchItem: 60 } });
+    const jobs = createJobDispatcher({ queue: unreachable as JobQueue, limits: { media: 60, batchItem: 60 } });
     jobs.register('schedule', async () => undefined, { queues: () => [] });
     await expect(jobs.start(true)).rejects.toThrow('job catalogue: no handler for kind batch.item on queue batch.item');
     jobs.register('batch.item', async () => undefined);
     const defined: string[] = [];
     const queue = { define: async (q: { name: string }) => void defined.push(q.name), work: async () => '' };
-    const ready = createJobs({ queue: queue as unknown as JobQueue, limits: { media: 60, batchItem: 900 } });
+    const ready = createJobDispatcher({ queue: queue as unknown as JobQueue, limits: { media: 60, batchItem: 900 } });
     ready.register('batch.item', async () => undefined);
     ready.register('schedule', async () => undefined, { queues: () => ['schedule.a', 'schedule.b'] });
     await ready.start(false);

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  parseTikTokLink,
-  stripTrackingStep,
-  normaliseHostStep,
-  plainStep,
-} from '../../src/server/platforms/tiktok/link.js';
+import { parseTikTokLink } from '../../src/server/platforms/tiktok/link.js';
 import { mapItemStruct, videoOptions, audioTracks } from '../../src/server/platforms/tiktok/item-mapper.js';
 import { extractScope, readVideoPage } from '../../src/server/platforms/tiktok/page-parser.js';
 import { errorForStatus } from '../../src/server/platforms/tiktok/errors.js';
@@ -66,12 +61,15 @@ describe('TikTok link pipeline', () => {
     expect(parseTikTokLink(input)).toBeNull();
   });
 
-  it('keeps each step small and pure', () => {
-    const u = new URL('https://WWW.TIKTOK.COM./@u/video/1?utm=x#frag');
-    expect(stripTrackingStep(u).href).toBe('https://www.tiktok.com./@u/video/1');
-    expect(u.search).toBe('?utm=x'); // input untouched
-    expect(normaliseHostStep(new URL('http://WWW.TikTok.com./x')).href).toBe('https://www.tiktok.com/x');
-    expect(plainStep(new URL('https://a:b@www.tiktok.com/'))).toBeNull();
+  it('applies the platform-neutral steps first (shared linkShape), then its own shapes', () => {
+    expect(parseTikTokLink('  HTTP://WWW.TikTok.com./@u/video/1?utm=x#frag ')).toEqual({
+      kind: 'video',
+      id: '1',
+      user: 'u',
+      url: 'https://www.tiktok.com/@u/video/1',
+    });
+    expect(parseTikTokLink('https://a:b@www.tiktok.com/@u/video/1')).toBeNull();
+    expect(parseTikTokLink(`https://www.tiktok.com/@u/video/1?${'x'.repeat(2100)}`)).toBeNull();
   });
 });
 

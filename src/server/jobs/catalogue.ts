@@ -1,12 +1,3 @@
-// Every kind of background work, declared once (issues 30, 35): its name, its payload, what its
-// handler gives back, the queue it runs on, its retry rule, its time limit and its place in line.
-// Nothing else sets them: callers name a kind and hand its payload (jobs/dispatcher.ts and
-// services/media-jobs.service.ts are typed by this file, so a wrong name or payload does not
-// compile), and the start stops with a clear line when a kind has no handler or a handler no kind
-// (checkHandlers). Adding a kind is its payload and its entry here (and, if it is not a media kind,
-// its name in MediaJobName's exclusions) plus its handler; see docs/architecture.md, "Jobs and
-// schedules".
-import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { RetryRule } from './retry-rule.js';
 
 /** The payload of each kind: what its handler needs on any node (plain JSON). */
@@ -38,7 +29,6 @@ export type JobOf<N extends JobName> = JobPayloads[N];
 /** The kinds of the media queue: each stores one media result under its key. */
 export type MediaJobName = Exclude<JobName, 'batch.item' | 'schedule'>;
 /** What a handler gives back: a media kind its stored result; the others nothing. */
-export type JobResult<N extends JobName> = N extends MediaJobName ? MediaResult : undefined;
 
 /** Time limits from configuration, in seconds. */
 export interface JobLimits {

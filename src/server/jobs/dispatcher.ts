@@ -49,7 +49,7 @@ interface Registered {
   run: (data: Record<string, unknown>, job: JobRun) => Promise<unknown>;
 }
 
-export function createJobs(deps: { queue: JobQueue; limits: JobLimits }) {
+export function createJobDispatcher(deps: { queue: JobQueue; limits: JobLimits }) {
   const handlers = new Map<QueuedJobName, Registered>();
   return {
     /**
@@ -91,4 +91,4 @@ export function createJobs(deps: { queue: JobQueue; limits: JobLimits }) {
     },
   };
 }
-export type Jobs = ReturnType<typeof createJobs>;
+export type JobDispatcher = ReturnType<typeof createJobDispatcher>;

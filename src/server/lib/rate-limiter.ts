@@ -2,7 +2,6 @@
 // embedded PGlite default), or PostgreSQL when several nodes share it, so a visitor gets the same
 // limit whichever node answers (decision 0004). Memory is bounded: past `maxKeys` expired windows
 // are swept, then the oldest keys dropped.
-import type { RateLimitsRepository } from '../db/repositories/rate-limits.repository.js';
 
 export interface RateLimitStore {
   /** Counts one hit for `key` in the window containing `now`; the count after it and when the window ends. */
@@ -51,7 +50,16 @@ export class MemoryStore implements RateLimitStore {
 }
 
 /** Windows aligned on the clock, so every node agrees where a window starts. */
-export function createPostgresStore(repo: RateLimitsRepository, opts: { pruneEvery?: number } = {}): RateLimitStore {
+/** The shared windows' table, as db/repositories/rate-limits.repository.ts keeps it (declared here: lib looks down only). */
+export interface RateLimitWindows {
+  /** Counts one hit in the window; returns the window's count after it. */
+  hit(key: string, windowStart: number, resetAt: number): Promise<number>;
+  reset(key: string, windowStart: number): Promise<void>;
+  unhit(key: string, windowStart: number): Promise<void>;
+  prune(now: number): Promise<void>;
+}
+
+export function createPostgresStore(repo: RateLimitWindows, opts: { pruneEvery?: number } = {}): RateLimitStore {
   let hits = 0;
   const start = (windowMs: number, now: number) => Math.floor(now / windowMs) * windowMs;
   return {

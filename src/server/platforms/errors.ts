@@ -1,9 +1,16 @@
 // Link refusals every platform shares; their failures are the catalogue's neutral codes
 // (shared/error-messages.ts, issue 19), each naming the registered platforms, never a list of its own.
 import { fail } from '../errors.js';
+import { HttpClientError } from '../adapters/http/index.js';
 
-/** Longer than this is no link any platform takes (checked by the registry before any platform). */
-export const LINK_MAX = 2048;
+/**
+ * The guarded client's own failures (no answer, a timeout) as the platform not answering; a refusal
+ * by policy (a private address) stays what it is. `who`: the platform's params in the catalogue.
+ */
+export function upstreamFailure(who: { platform: string }) {
+  return (err: unknown): unknown =>
+    err instanceof HttpClientError && err.kind !== 'blocked' ? fail('upstream.unavailable', who) : err;
+}
 
 /** `A`, `A or B`: the platforms' names in a sentence. */
 export const platformList = (names: string[]) => names.join(' or ');

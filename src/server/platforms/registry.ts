@@ -3,7 +3,7 @@
 import type { HttpClient } from '../adapters/http/index.js';
 import { fail } from '../errors.js';
 import { DEFAULT_PLATFORM } from './default.js';
-import { LINK_MAX } from './errors.js';
+import { LINK_MAX } from '../../shared/platform-links.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 import { createBlueskyPlatform } from './bluesky/index.js';

@@ -2,13 +2,13 @@
 // here and in the log, never in a creator's toast).
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 
 const adminStatus = z.object({
   transcription: z.array(z.object({ id: z.string(), available: z.boolean(), hint: z.string().nullable() })),
 });
 
-export function adminStatusRoutes(app: ZApp, ctx: AppContext) {
+export function adminStatusRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/admin/status',
     { preHandler: ctx.guards.admin, config: { errors: [] }, schema: { response: { 200: adminStatus } } },

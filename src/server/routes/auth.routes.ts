@@ -1,17 +1,18 @@
 // Sign-in: built-in email + password, or OpenID Connect when configured.
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { authProviders, authSession, authUser, loginRequest, registerRequest } from '../../shared/contracts/index.js';
 import { fail } from '../errors.js';
 import { acceptFormButtons } from '../plugins/form-posts.js';
 import { knownDevice, rememberDevice } from '../plugins/device-cookie.js';
 import { toAuthUser } from '../services/entitlements.service.js';
-import type { OidcLoginState } from '../adapters/oidc/oidc.adapter.js';
+import type { OidcLoginState } from '../services/oidc-login.service.js';
 
-export function authRoutes(app: ZApp, ctx: AppContext) {
+export function authRoutes(app: ZApp, ctx: RouteContext) {
   const { auth, oidcLogin } = ctx.services;
-  const oidc = ctx.adapters.oidc;
+  // With an OpenID Connect provider, it alone signs people in.
+  const oidc = oidcLogin !== null;
 
   app.get(
     '/api/auth/user',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { batchCreated, batchCreateRequest, batchList, batchView } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { downloadHeaders } from '../lib/download-headers.js';
@@ -11,7 +11,7 @@ import { downloadHeaders } from '../lib/download-headers.js';
 export const batchZipUrl = (batchId: string, exp: number, sig: string) =>
   `/api/batch/${encodeURIComponent(batchId)}/zip?exp=${exp}&sig=${sig}`;
 
-export function batchRoutes(app: ZApp, ctx: AppContext) {
+export function batchRoutes(app: ZApp, ctx: RouteContext) {
   const { batch } = ctx.services;
   const idParams = z.object({ id: z.string().uuid('Unknown batch') });
 

@@ -5,7 +5,7 @@ import { signedInUser } from '../plugins/guards.js';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import type { RouteOptions } from './index.js';
 import {
   blogPost,
@@ -20,7 +20,7 @@ import {
 import { injectPostPreview } from '../services/blog-page-html.js';
 import { limitText, POST_RENDER_ERRORS } from './text-limit.js';
 
-export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
+export function blogRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions) {
   const blog = ctx.services.blog;
   // The same folder app.ts serves the built client from (buildApp's clientDir).
   const indexHtml = path.join(opts.clientDir, 'index.html');

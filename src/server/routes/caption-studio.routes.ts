@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import {
   captionExportParams,
   captionFontParams,
@@ -20,7 +20,6 @@ import {
 } from '../../shared/contracts/index.js';
 import { mediaJobOwner } from '../services/entitlements.service.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
-import { fontPath } from '../adapters/media/studio-fonts.js';
 import { fail } from '../errors.js';
 import { respondAsync } from './media-jobs.routes.js';
 import { MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
@@ -48,7 +47,7 @@ const SOURCE_ERRORS: ErrorCode[] = [
   'transcription.no_speech',
 ];
 
-export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
+export function captionStudioRoutes(app: ZApp, ctx: RouteContext) {
   const projects = () => ctx.services.captionProjects;
   const pro = ctx.guards.pro;
 
@@ -161,7 +160,7 @@ export function captionStudioRoutes(app: ZApp, ctx: AppContext) {
     '/api/caption-studio/fonts/:file',
     { preHandler: pro, config: { errors: ['not_found'] }, schema: { params: captionFontParams } },
     async (request, reply) => {
-      const file = fontPath(request.params.file);
+      const file = ctx.services.studioFonts.path(request.params.file);
       if (!file) throw fail('not_found');
       return reply
         .header('content-type', file.endsWith('.ttf') ? 'font/ttf' : 'font/otf')

@@ -1,10 +1,10 @@
 // POST /api/content/optimize (signed in): one optimised caption per requested platform.
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { limitText, TEXT_WORK_ERRORS } from './text-limit.js';
 import { optimizeRequest, optimizeResponse } from '../../shared/contracts/content.js';
 
-export function contentRoutes(app: ZApp, ctx: AppContext) {
+export function contentRoutes(app: ZApp, ctx: RouteContext) {
   app.post(
     '/api/content/optimize',
     {

@@ -1,10 +1,10 @@
 // The signed-in user's download history. Clearing hides it; the quota never comes back.
 import type { ZApp } from '../types.js';
 import { signedInUser } from '../plugins/guards.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { clearDownloadsResponse, recentDownloadsResponse } from '../../shared/contracts/index.js';
 
-export function downloadsRoutes(app: ZApp, ctx: AppContext) {
+export function downloadsRoutes(app: ZApp, ctx: RouteContext) {
   const { downloads } = ctx.services;
   app.get(
     '/api/downloads/recent',

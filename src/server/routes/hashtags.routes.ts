@@ -1,10 +1,10 @@
 // POST /api/ai/hashtags (Pro): hashtag suggestions from the built-in engine or the language model.
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { limitText, TEXT_WORK_ERRORS } from './text-limit.js';
 import { hashtagRequest, hashtagResponse } from '../../shared/contracts/hashtags.js';
 
-export function hashtagsRoutes(app: ZApp, ctx: AppContext) {
+export function hashtagsRoutes(app: ZApp, ctx: RouteContext) {
   app.post(
     '/api/ai/hashtags',
     {

@@ -1,15 +1,15 @@
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { healthResponse } from '../../shared/contracts/index.js';
 import { fail } from '../errors.js';
 
-export function healthRoutes(app: ZApp, ctx: AppContext) {
+export function healthRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/health',
     { config: { errors: ['health.database'] }, schema: { response: { 200: healthResponse } } },
     async () => {
       try {
-        await ctx.database.ping();
+        await ctx.services.health.ping();
       } catch {
         throw fail('health.database');
       }

@@ -1,7 +1,7 @@
 // Pictures from other sites, relayed (services/image-relay.ts): only links this server signed.
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 
 const relayQuery = z.object({ u: z.string().min(1).max(2000), s: z.string().min(1).max(64) });
 
@@ -10,7 +10,7 @@ const IMAGES_PATH = '/api/images';
 export const imageRelayUrl = (url: string, signature: string) =>
   `${IMAGES_PATH}?u=${encodeURIComponent(url)}&s=${encodeURIComponent(signature)}`;
 
-export function imagesRoutes(app: ZApp, ctx: AppContext) {
+export function imagesRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     IMAGES_PATH,
     {

@@ -1,6 +1,6 @@
 // Every route module, registered in one place. A feature adds its module to this list.
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { healthRoutes } from './health.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { subscriptionRoutes } from './subscription.routes.js';
@@ -29,7 +29,7 @@ export interface RouteOptions {
   clientDir: string;
 }
 
-const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise<void> | void> = [
+const modules: Array<(app: ZApp, ctx: RouteContext, opts: RouteOptions) => Promise<void> | void> = [
   healthRoutes,
   authRoutes,
   subscriptionRoutes,
@@ -54,6 +54,6 @@ const modules: Array<(app: ZApp, ctx: AppContext, opts: RouteOptions) => Promise
   studioUploadsRoutes,
 ];
 
-export async function registerRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions): Promise<void> {
+export async function registerRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions): Promise<void> {
   for (const register of modules) await register(app, ctx, opts);
 }

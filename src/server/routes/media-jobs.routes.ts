@@ -3,7 +3,7 @@
 // when they share it) can follow it: to anyone else it is unknown (issue 31).
 import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { mediaJobParams, mediaJobSchema, mediaJobStatusQuery, RESPOND_ASYNC } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 
@@ -13,7 +13,7 @@ export const respondAsync = (request: FastifyRequest) =>
     .split(',')
     .some((p) => p.trim().toLowerCase() === RESPOND_ASYNC);
 
-export function mediaJobsRoutes(app: ZApp, ctx: AppContext) {
+export function mediaJobsRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/media-jobs/:id',
     {

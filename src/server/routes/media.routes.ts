@@ -2,7 +2,7 @@
 // The signature is the permission (plain <a download> links work); Range is supported for players.
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { downloadHeaders } from '../lib/download-headers.js';
 
 const query = z.object({
@@ -18,7 +18,7 @@ const params = z.object({
 export const mediaResultUrl = (key: string, exp: number, sig: string) =>
   `/api/media/${key.split('/').map(encodeURIComponent).join('/')}?exp=${exp}&sig=${sig}`;
 
-export function mediaRoutes(app: ZApp, ctx: AppContext) {
+export function mediaRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/media/:kind/:file',
     {

@@ -2,7 +2,7 @@
 // body), so this scope keeps the body as a Buffer; other routes keep their JSON parser.
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { fail } from '../errors.js';
 
 const webhookHeaders = z
@@ -15,7 +15,7 @@ const webhookHeaders = z
   })
   .loose();
 
-export async function paypalWebhookRoutes(app: ZApp, ctx: AppContext) {
+export async function paypalWebhookRoutes(app: ZApp, ctx: RouteContext) {
   await app.register(async (scope: ZApp) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { fail } from '../errors.js';
 import type { ErrorCode } from '../../shared/error-messages.js';
 import { userOf } from './caption-studio.routes.js';
@@ -27,7 +27,7 @@ function jsonContentType(arg: unknown): unknown {
   return arg;
 }
 
-export async function studioUploadsRoutes(app: ZApp, ctx: AppContext) {
+export async function studioUploadsRoutes(app: ZApp, ctx: RouteContext) {
   await app.register(async (scope: ZApp) => {
     scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
     const uploads = () => ctx.services.studioUploads;

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import {
   subscriptionCancelResponse,
   subscriptionConfirmRequest,
@@ -21,7 +21,7 @@ import { isLoopbackAddress, siteOrigin } from '../lib/site-origin.js';
 
 const checkoutParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'Unknown checkout.') });
 
-export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
+export async function subscriptionRoutes(app: ZApp, ctx: RouteContext) {
   const billing = ctx.services.billing;
   // The test checkout grants Pro without payment: it answers only requests naming PUBLIC_URL's
   // host, and, when that is this machine, only requests from this machine (issue 31). The Host
@@ -29,7 +29,7 @@ export async function subscriptionRoutes(app: ZApp, ctx: AppContext) {
   const site = siteOrigin(ctx.config.publicUrl);
   const { publicUrl, publicUrlIsLoopback } = ctx.config;
   const testCheckoutHere = guard(['billing.test_checkout_elsewhere'], async (request: FastifyRequest) => {
-    if (!ctx.adapters.billing.testCheckout) return;
+    if (!billing.testCheckout.enabled) return;
     const fromHere = !publicUrlIsLoopback || isLoopbackAddress(request.socket.remoteAddress);
     if (!site.isOwnHost(request.headers.host) || !fromHere) {
       throw publicUrlIsLoopback

@@ -1,13 +1,13 @@
 import { MEDIA_JOB_ERRORS } from '../plugins/route-errors.js';
 import type { ZApp } from '../types.js';
 import { signedInUser } from '../plugins/guards.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { mediaJobSchema, transcriptionRequest, transcriptionResultSchema } from '../../shared/contracts/index.js';
 import { mediaJobOwner } from '../services/entitlements.service.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { respondAsync } from './media-jobs.routes.js';
 
-export function transcriptionRoutes(app: ZApp, ctx: AppContext) {
+export function transcriptionRoutes(app: ZApp, ctx: RouteContext) {
   app.post(
     '/api/transcription/generate',
     {

@@ -1,7 +1,7 @@
 // The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import {
   boostRequest,
   createTrendingVideoRequest,
@@ -12,7 +12,7 @@ import {
   trendingVideoList,
 } from '../../shared/contracts/index.js';
 
-export function trendingVideosRoutes(app: ZApp, ctx: AppContext) {
+export function trendingVideosRoutes(app: ZApp, ctx: RouteContext) {
   const trending = ctx.services.trendingVideos;
   const pro = ctx.guards.pro;
 

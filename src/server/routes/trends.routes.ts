@@ -1,8 +1,8 @@
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { trendsAnalysisResponse } from '../../shared/contracts/index.js';
 
-export function trendsRoutes(app: ZApp, ctx: AppContext) {
+export function trendsRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/trends/analysis',
     { preHandler: ctx.guards.pro, config: { errors: [] }, schema: { response: { 200: trendsAnalysisResponse } } },

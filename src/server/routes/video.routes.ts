@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { signedInUser } from '../plugins/guards.js';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
-import type { AppContext } from '../context.js';
+import type { RouteContext } from './route-context.js';
 import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { fail, retryAfter } from '../errors.js';
@@ -18,7 +18,7 @@ import { PICTURE_KINDS } from '../services/video.service.js';
 import { downloadHeaders } from '../lib/download-headers.js';
 import { personAsked } from '../lib/person-asked.js';
 
-export function videoRoutes(app: ZApp, ctx: AppContext) {
+export function videoRoutes(app: ZApp, ctx: RouteContext) {
   const { video, downloads } = ctx.services;
   const { lookupsPerIp, lookupsPerUser, mediaPerCaller } = ctx.limits;
 

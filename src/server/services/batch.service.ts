@@ -14,7 +14,7 @@ import { mediaLinkSignature, verifyMediaLink } from '../adapters/storage/signed-
 import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches.repository.js';
 import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
-import type { Jobs } from '../jobs/dispatcher.js';
+import type { JobDispatcher } from '../jobs/dispatcher.js';
 import { isTransient } from '../jobs/retry-rule.js';
 import { downloadFileName } from './download.service.js';
 import type { MediaResultsService } from './media-results.service.js';
@@ -28,7 +28,7 @@ const notFound = () => fail('batch.not_found');
 
 export interface BatchDeps {
   repo: BatchesRepository;
-  jobs: Jobs;
+  jobs: JobDispatcher;
   video: VideoService;
   remux: RemuxService;
   photos: PhotoPostService;

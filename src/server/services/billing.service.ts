@@ -248,6 +248,8 @@ export function createBillingService(deps: BillingDeps) {
   }
 
   const testCheckout = {
+    /** The built-in test checkout stands in for PayPal on this server. */
+    enabled: !!deps.testCheckout,
     view(id: string) {
       const c = deps.testCheckout?.checkout(id);
       if (!c) throw fail('billing.checkout_not_found');

@@ -6,6 +6,8 @@ import type { OidcAdapter, OidcLoginState } from '../adapters/oidc/oidc.adapter.
 import type { User } from '../db/repositories/users.repository.js';
 import type { AuthService } from './auth.service.js';
 
+export type { OidcLoginState };
+
 export type CallbackOutcome = { user: User } | { failed: 'cancelled' | 'failed' | 'expired' };
 
 export function createOidcLoginService(deps: {

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
 import type { ScheduleRunsRepository } from '../db/repositories/schedule-runs.repository.js';
-import type { Jobs } from '../jobs/dispatcher.js';
+import type { JobDispatcher } from '../jobs/dispatcher.js';
 
 export interface ScheduledTask {
   name: string;
@@ -16,7 +16,7 @@ export interface ScheduledTask {
 
 export function createSchedules(deps: {
   /** The kind `schedule` (jobs/catalogue.ts), one queue per task. */
-  jobs: Jobs;
+  jobs: JobDispatcher;
   /** pg-boss's cron (`every`). */
   queue: JobQueue;
   runs: ScheduleRunsRepository;

@@ -1,16 +1,13 @@
 // Bluesky's failures in the catalogue's neutral codes (shared/error-messages.ts): the messages name
 // the platform through its one name, never a text of their own.
 import { fail } from '../../errors.js';
-import { HttpClientError } from '../../adapters/http/index.js';
+import { upstreamFailure } from '../errors.js';
 
 export const NAME = 'Bluesky';
 export const BLUESKY = { platform: NAME } as const;
 
 /** The guarded client's own failures (no answer, timeout) as Bluesky not answering; a refusal by policy stays. */
-export function upstream(err: unknown): unknown {
-  if (err instanceof HttpClientError && err.kind !== 'blocked') return fail('upstream.unavailable', BLUESKY);
-  return err;
-}
+export const upstream = upstreamFailure(BLUESKY);
 
 /** An XRPC error answer (`{ error, message }`) of the AppView or a PDS to a typed failure. */
 export function xrpcFailure(status: number, error: string | undefined) {

@@ -2,9 +2,10 @@
 // browser keeping its cookies, read the rehydration JSON, and open CDN media with the page's
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
 import { AppError, fail } from '../../errors.js';
-import { CookieJar, HttpClientError, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
+import { CookieJar, type HttpClient, type HttpResponse } from '../../adapters/http/index.js';
 import { canonicalVideoUrl, parseTikTokLink } from './link.js';
 import { TIKTOK } from './errors.js';
+import { upstreamFailure } from '../errors.js';
 import { mapItemStruct, usableMediaUrl } from './item-mapper.js';
 import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
 import { readVideoPage } from './page-parser.js';
@@ -44,10 +45,7 @@ interface TikTokSession {
   pageUrl: string;
 }
 
-function upstream(err: unknown): unknown {
-  if (err instanceof HttpClientError && err.kind !== 'blocked') return fail('upstream.unavailable', TIKTOK);
-  return err;
-}
+const upstream = upstreamFailure(TIKTOK);
 
 export function createTikTokAdapter(deps: { http: HttpClient }) {
   const { http } = deps;

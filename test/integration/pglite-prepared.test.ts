@@ -17,10 +17,14 @@ async function open<T extends PGlite>(db: T): Promise<T> {
 const preparedNames = async (db: PGlite) =>
   (await db.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
 
+// A new PGlite compiles and starts PostgreSQL in WebAssembly: tens of seconds of CPU on a busy machine,
+// so these run with the integration tests (real databases), with room for it.
+const SLOW = 120_000;
+
 describe('the PGlite internals PreparedPGlite relies on', () => {
   // It reaches into PGlite's protected methods and protocol helpers, so the version is pinned
   // exactly in package.json; an upgrade that moves any of these must fail here, loudly.
-  it('are all still there in the pinned version', async () => {
+  it('are all still there in the pinned version', { timeout: SLOW }, async () => {
     const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
     const installed = JSON.parse(fs.readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')).version;
     expect(pkg.dependencies['@electric-sql/pglite'], 'pin @electric-sql/pglite to an exact version').toMatch(
@@ -50,14 +54,14 @@ describe('the PGlite internals PreparedPGlite relies on', () => {
   });
 });
 
-describe('PreparedPGlite', () => {
+describe('PreparedPGlite', { timeout: SLOW }, () => {
   let plain: PGlite;
   let fast: PreparedPGlite;
   beforeEach(async () => {
     plain = await open(new PGlite('memory://'));
     fast = await open(new PreparedPGlite('memory://'));
     fast.preparing = true;
-  });
+  }, SLOW);
   afterEach(async () => {
     await plain.close();
     await fast.close();

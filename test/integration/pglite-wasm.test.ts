@@ -6,7 +6,8 @@ import { compilePgliteWasmEarly, earlyPgliteWasm } from '../../src/server/db/pgl
 import { openPglite } from '../../src/server/db/client.js';
 
 describe('PGlite compiled ahead', () => {
-  it('is nothing until the compile is started, then a module a database opens with', async () => {
+  // Two PGlite starts, each compiling or starting PostgreSQL in WebAssembly: slow on a busy machine.
+  it('is nothing until the compile is started, then a module a database opens with', { timeout: 120_000 }, async () => {
     expect(await earlyPgliteWasm()).toBeUndefined();
     const plain = await openPglite('memory://');
     await plain.ping();
