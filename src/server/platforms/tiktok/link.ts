@@ -1,4 +1,4 @@
-// TikTok link cleaning (DECISIONS 8) as a pipeline of small pure steps: the server refuses a bad
+// Link cleaning (decision 0092 'Accepted TikTok links') as a pipeline of small pure steps: the server refuses a bad
 // link before any request leaves. The client's fields get the same rule as LINK_PATTERN through
 // GET /api/platforms (a unit test holds the two together).
 //   trim -> parse -> refuse credentials/ports -> strip tracking query -> normalise host -> match
