@@ -25,7 +25,7 @@ const ALLOWED_FILES: Array<[RegExp, string]> = [
   ],
   [
     /^src\/(shared\/contracts\/trending-videos\.ts|client\/components\/trending\/)/,
-    "the curated list: its founding platform values (tiktok, instagram, facebook)",
+    'the curated list: its founding platform values (tiktok, instagram, facebook)',
   ],
   [
     new RegExp(
