@@ -31,25 +31,41 @@ function topFiles(): string[] {
 const FOLDERS = new Set([...ALL_FILES].flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i).join('/'))));
 const BASENAMES = new Set([...ALL_FILES].map((f) => path.posix.basename(f)));
 
-/** Every comment of a source file, found from the tokens the parser saw (so strings, regexes and JSX text are not read as comments). */
+/** Every comment of a source file: the parser says where strings, regexes and JSX text are, the rest is read in order. */
 function comments(file: string, text: string): string[] {
   const kind = file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const seen = new Map<number, string>();
-  const jsxText: Array<[number, number]> = [];
+  const TEXT = new Set([
+    ts.SyntaxKind.StringLiteral,
+    ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    ts.SyntaxKind.TemplateHead,
+    ts.SyntaxKind.TemplateMiddle,
+    ts.SyntaxKind.TemplateTail,
+    ts.SyntaxKind.RegularExpressionLiteral,
+    ts.SyntaxKind.JsxText,
+  ]);
+  const literals: Array<[number, number]> = [];
   const visit = (node: ts.Node) => {
-    if (node.kind === ts.SyntaxKind.JsxText) jsxText.push([node.pos, node.end]);
-    // Those after a line break lead, those on the line trail: both are comments.
-    const ranges = [
-      ...(ts.getTrailingCommentRanges(text, node.pos) ?? []),
-      ...(ts.getLeadingCommentRanges(text, node.pos) ?? []),
-    ];
-    for (const r of ranges) seen.set(r.pos, text.slice(r.pos, r.end));
-    for (const child of node.getChildren(source)) visit(child);
+    if (TEXT.has(node.kind)) literals.push([node.getStart(source), node.end]);
+    ts.forEachChild(node, visit);
   };
   visit(source);
-  // JSX text is text, whatever it looks like.
-  return [...seen].filter(([pos]) => !jsxText.some(([a, b]) => pos >= a && pos < b)).map(([, c]) => c);
+  literals.sort((a, b) => a[0] - b[0]);
+  const found: string[] = [];
+  let next = 0; // the first literal not yet passed
+  for (let i = text.indexOf('/'); i !== -1 && i < text.length; i = text.indexOf('/', i)) {
+    while (next < literals.length && literals[next][1] <= i) next++;
+    if (next < literals.length && literals[next][0] <= i) {
+      i = literals[next][1];
+      continue;
+    }
+    const end =
+      text[i + 1] === '/' ? text.indexOf('\n', i) : text[i + 1] === '*' ? text.indexOf('*/', i + 2) + 2 : i + 1;
+    const stop = end === -1 || end === 1 ? text.length : end;
+    if (stop > i + 1) found.push(text.slice(i, stop).trimEnd());
+    i = stop;
+  }
+  return found;
 }
 
 /** Citations of the founding material, which is not in the repository. */
@@ -83,9 +99,13 @@ function fileExists(file: string, ref: string, files = ALL_FILES, basenames = BA
   return !ref.includes('/') && (BUILT.has(ref) || !CODE_REF.test(ref) || forms(ref).some((f) => basenames.has(f)));
 }
 
+const HEADINGS = new Map<string, Set<string>>();
 function headings(doc: string): Set<string> {
-  const text = fs.readFileSync(path.join(ROOT, doc), 'utf8');
-  return new Set([...text.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim()));
+  if (!HEADINGS.has(doc)) {
+    const text = fs.readFileSync(path.join(ROOT, doc), 'utf8');
+    HEADINGS.set(doc, new Set([...text.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim())));
+  }
+  return HEADINGS.get(doc) ?? new Set();
 }
 const DECISIONS_DIR = path.join(ROOT, 'docs/decisions');
 const DECISION_NUMBERS = new Set(fs.readdirSync(DECISIONS_DIR).map((f) => f.slice(0, 4)));
