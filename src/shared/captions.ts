@@ -163,7 +163,7 @@ export function shortClock(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** SPEC 9 'Transcript file name': the sanitised title plus a suffix, e.g. `_transcription.txt`. */
+/** Decision 0092 'Constants' (transcript file name): the sanitised title plus a suffix, e.g. `_transcription.txt`. */
 export function transcriptFileName(title: string, suffix = '_transcription.txt'): string {
   const base = title
     .normalize('NFKD')

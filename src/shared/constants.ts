@@ -1,4 +1,4 @@
-// Business constants of SPEC 9, shared by client and server.
+// Business constants of decision 0092 'Constants', shared by client and server.
 export const FREE_DOWNLOAD_LIMIT = 6;
 export const UPGRADE_MODAL_AFTER = 5; // count already made before this download
 export const HEADER_UPGRADE_LINK_AT = 2; // remaining downloads

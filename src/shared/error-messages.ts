@@ -141,7 +141,7 @@ export const ERROR_CATALOGUE = {
   // Links and videos (platform-neutral: `{platform}` is the platform's name, `{platforms}` the registered ones')
   'link.unsupported': {
     status: 400,
-    // SPEC 5's schema message, for a missing, malformed or unknown link on every tool (issue 31).
+    // The schema message of decision 0092 'Short-video URL', for a missing, malformed or unknown link (issue 31).
     message: 'Please provide a valid {platforms} URL',
     variants: {
       provide: 'Please provide a valid {platforms} URL',

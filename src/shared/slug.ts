@@ -1,4 +1,4 @@
-// SPEC 5 'Blog post': a slug is the title lowercased, every run of non-alphanumerics replaced by
+// Decision 0092 'Blog post rules': a slug is the title lowercased, every run of non-alphanumerics replaced by
 // one hyphen, leading and trailing hyphens trimmed. Shared so the form can preview it.
 export function slugify(text: string): string {
   return text
@@ -7,7 +7,7 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** SPEC 5: comma-separated tags, trimmed, blanks dropped. */
+/** Decision 0092 'Blog post rules': comma-separated tags, trimmed, blanks dropped. */
 export function splitTags(text: string): string[] {
   return text
     .split(',')

@@ -57,7 +57,7 @@ for (const width of [1280, 375]) {
       actions++;
       await page.getByTestId('video-card').waitFor();
       expect(await page.getByTestId('video-title').textContent()).toBe(`New visitor ${width}`);
-      // SPEC's landing content stays below the paste box.
+      // The founding landing content (decision 0092 'Landing page') stays below the paste box.
       expect(await page.getByTestId('feature-card').count()).toBe(6);
       await page.getByRole('link', { name: 'Start Creating Now' }).waitFor({ state: 'attached' });
       await screenshot(page, `first-minute-card-signed-out-${width}`);

@@ -58,7 +58,7 @@ describe('signed out', () => {
     const { page, context } = await newPage(browser);
     await page.goto(`${server.url}/no-such-page`);
     await page.getByText('404 Page Not Found').waitFor();
-    // DECISIONS 11: the prototype's note to its developer became what to do next.
+    // Decision 0092 'Template leftovers replaced': the prototype's note to its developer became what to do next.
     await expect(page.getByText('There is no page at this address').isVisible()).resolves.toBe(true);
     await expect(page.getByText('Did you forget to add the page to the router?').count()).resolves.toBe(0);
     await context.close();

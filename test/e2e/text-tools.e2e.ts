@@ -1,5 +1,5 @@
-// The hashtag generator (Pro) and content tools (free) as a creator uses them in Chromium: SPEC
-// texts and toasts, loading labels, result cards, Copy to the real clipboard, the AI suggestion
+// The hashtag generator (Pro) and content tools (free) as a creator uses them in Chromium: the
+// founding texts and toasts (decision 0092), loading labels, result cards, Copy to the real clipboard, the AI suggestion
 // label, the built-in fallback when the model refuses, and the 375px layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -179,7 +179,7 @@ describe('content tools', () => {
     await toast(page, 'Copied!').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(caption);
 
-    // A response without a platforms list is refused by the screen (SPEC 5).
+    // A response without a platforms list is refused by the screen (decision 0092 'Content optimise input').
     await page.route('**/api/content/optimize', (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: '{"result":"ok"}' }),
     );

@@ -221,7 +221,7 @@ describe('Trends screen', () => {
     await page.getByText('No trends data yet').waitFor();
     await page.unroute('**/api/trends/analysis');
     expect(calls).toBe(1);
-    // Refetched every 5 minutes (SPEC 4). The timer restarts with every answer, so this runs from the
+    // Refetched every 5 minutes (decision 0092 'Data fetching'). The timer restarts with every answer, so this runs from the
     // answer on screen; after a Retry its answer could land after the clock jump and restart it.
     await page.clock.runFor(5 * 60_000 + 1000);
     await expect.poll(() => calls, { timeout: 10_000 }).toBe(2);

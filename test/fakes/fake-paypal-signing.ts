@@ -1,5 +1,5 @@
 // Webhook signing for the fake PayPal: a self-signed certificate like PayPal's and the delivery
-// headers PayPal sends (research/paypal.md §4.2-4.3).
+// headers PayPal sends (docs/sources.md 'PayPal webhooks').
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

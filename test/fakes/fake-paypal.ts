@@ -1,5 +1,5 @@
-// A stateful fake of PayPal's REST API on 127.0.0.1, speaking the real protocol (research/paypal.md
-// §6.2): OAuth client credentials, catalog products, plans, subscriptions with an approval page that
+// A stateful fake of PayPal's REST API on 127.0.0.1, speaking the real protocol (docs/sources.md 'PayPal'):
+// OAuth client credentials, catalog products, plans, subscriptions with an approval page that
 // redirects like PayPal's, cancel/suspend/activate with PayPal's errors, PayPal-Request-Id replay,
 // and webhooks signed with its own certificate (RSA-SHA256 over id|time|webhookId|crc32(body)).
 // Test knobs: duplicate, reorder, drop events; short billing cycles; failed renewals.

@@ -1,5 +1,5 @@
 /**
- * The fake TikTok's media CDN (research/tiktok.md): files by path, 403 without the page's
+ * The fake TikTok's media CDN (docs/sources.md 'TikTok video page'): files by path, 403 without the page's
  * `tt_chain_token` cookie and a www.tiktok.com Referer (or once a signed link expired), ranges,
  * pacing, cuts and held last bytes, and a record of every transfer. fake-tiktok.ts routes to it.
  */

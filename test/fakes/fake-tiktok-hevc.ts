@@ -1,5 +1,5 @@
 /**
- * Real HEVC video-only gears and AAC sound tracks on the fake CDN (research/tiktok.md §6): the
+ * Real HEVC video-only gears and AAC sound tracks on the fake CDN (docs/sources.md 'TikTok video formats'): the
  * DASH form with separate sound, the older whole-MP4 form, whole alternates beside DASH gears, and
  * the orders and cuts the streamed remux must survive (issue 38).
  */

@@ -1,5 +1,5 @@
 /**
- * The fake TikTok's pages (research/tiktok.md): a video page's `__UNIVERSAL_DATA_FOR_REHYDRATION__`,
+ * The fake TikTok's pages (docs/sources.md 'TikTok video page' and on): a video page's `__UNIVERSAL_DATA_FOR_REHYDRATION__`,
  * the proof-of-work "Please wait..." challenge, and every error page the real site answers.
  */
 import crypto from 'node:crypto';

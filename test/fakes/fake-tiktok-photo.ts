@@ -1,4 +1,4 @@
-// A photo post as TikTok's web page describes it (research/tiktok.md §7): `itemStruct.imagePost`
+// A photo post as TikTok's web page describes it (docs/sources.md 'TikTok photo posts'): `itemStruct.imagePost`
 // with `images[i].imageURL.urlList` (signed p16/p19 photomode links, a .heic rendition listed
 // before the .jpeg one), `imageWidth`/`imageHeight`, a cover, and the sound in `music.playUrl`
 // (also as `video.playAddr`, which cobalt reads as the audio). No video gears at all.

@@ -1,5 +1,5 @@
 /**
- * A fake TikTok on 127.0.0.1 speaking the real web protocol (research/tiktok.md): video pages with
+ * A fake TikTok on 127.0.0.1 speaking the real web protocol (docs/sources.md 'TikTok'): video pages with
  * `__UNIVERSAL_DATA_FOR_REHYDRATION__` built from the fixtures in test/fixtures/tiktok, error pages, short links
  * (vm./vt./www.tiktok.com/t/), and the media CDN, which answers 403 without the `tt_chain_token`
  * cookie set by the page and a www.tiktok.com Referer. One server answers every host (by Host).

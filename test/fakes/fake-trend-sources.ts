@@ -1,6 +1,6 @@
 // A stand-in for the outside trend sources on 127.0.0.1, speaking their real protocols:
-// TikTok One `POST /CreativeOne/KnowledgeAPI/GetHashtagList` (research/trends.md §1c) built from
-// the fixture of a real collected list (test/fixtures/trends), and RSS 2.0 / Atom news feeds (§2), plus the
+// TikTok One `POST /CreativeOne/KnowledgeAPI/GetHashtagList` (docs/sources.md 'TikTok One hashtags') built from
+// the fixture of a real collected list (test/fixtures/trends), and RSS 2.0 / Atom news feeds ('News feeds'), plus the
 // failure modes: the legacy `"msg":"deprecated"` answer, a broken feed, an HTML page and a feed
 // that never answers. Route hosts here with UPSTREAM_HOST_MAP.
 import http from 'node:http';

@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
     });
   });
 
-  it("validates the link with SPEC 5's schema message, as every tool does (issue 31)", async () => {
+  it('validates the link with the founding schema message, as every tool does (issue 31)', async () => {
     const empty = await pro.post('/api/audio/extract', { url: '  ' });
     expect(empty.status).toBe(400);
     expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');

@@ -374,7 +374,7 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
   });
 
   it('plays the inline preview through its own endpoint with ranges (Pro), and proxies the thumbnail', async () => {
-    // Free users get a short clip instead (test/security/preview-quota.test.ts).
+    // Free users get a short clip instead (test/security/media.test.ts).
     const c = await t.signUp({ pro: true });
     const v = tt.addVideo();
     await c.post('/api/video/info', { url: v.url });

@@ -189,7 +189,7 @@ describe.each(DB_KINDS)('pages (%s)', (db) => {
     const c = await t.signUp();
     const me = await (await c.get('/api/auth/session')).json();
     expect(me.user).toMatchObject({ id: c.userId, email: c.email });
-    // SPEC's endpoint is unchanged.
+    // The founding endpoint is unchanged (decision 0092 'Calls').
     expect((await t.client().get('/api/auth/user')).status).toBe(401);
   });
 });

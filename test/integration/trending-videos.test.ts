@@ -61,7 +61,7 @@ describe.each(DB_KINDS)('trending videos (%s)', (db) => {
     }
   });
 
-  it('curates with the SPEC defaults and normalised tags, and a score that always starts at 0', async () => {
+  it('curates with the founding defaults and normalised tags, and a score that always starts at 0', async () => {
     const c = await signUp(t, { pro: true });
     const res = await c.post(
       '/api/trending-videos',

@@ -53,7 +53,7 @@ describe('link-preview tags for /blog/<slug>', () => {
   });
 });
 
-describe('slug and tag rules of SPEC 5', () => {
+describe('slug and tag rules of decision 0092', () => {
   it.each([
     ['Hello World', 'hello-world'],
     ['  --Hello,   World!!--  ', 'hello-world'],

@@ -103,7 +103,7 @@ describe('entitlements', () => {
   });
 });
 
-describe('display formats (SPEC 9)', () => {
+describe('display formats (decision 0092)', () => {
   it('abbreviates numbers at K, M and B', () => {
     expect(formatNumber(999)).toBe('999');
     expect(formatNumber(1000)).toBe('1K');

@@ -1,4 +1,4 @@
-// Photo posts in the item mapper (research/tiktok.md §7): slides in order with the .jpeg links
+// Photo posts in the item mapper (docs/sources.md 'TikTok photo posts'): slides in order with the .jpeg links
 // first, no video option (a photo post's playAddr is its sound), and the slideshow frame.
 import { describe, expect, it } from 'vitest';
 import { mapItemStruct } from '../../src/server/platforms/tiktok/item-mapper.js';

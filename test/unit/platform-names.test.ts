@@ -1,6 +1,6 @@
 // A platform is one folder (issue 30, decision 0025): no file of the product (src/) outside
 // src/server/platforms/<id>/ names a built-in platform, by id or by name. The exceptions are few and
-// listed here with their reason; SPEC.md's own texts that name the platform are allowed where quoted.
+// listed here with their reason; the founding texts that name the platform are allowed where quoted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,13 +8,13 @@ import { builtInPlatforms } from '../../src/server/platforms/registry';
 import type { HttpClient } from '../../src/server/adapters/http/index';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** SPEC.md's lines that name a platform, copied in (its README says from where). */
+/** The founding lines that name a platform, copied in (decision 0092; the file's header says from where). */
 const SPEC = path.join(ROOT, 'test/fixtures/spec/platform-texts.md');
 
 /**
  * Files that may name a platform, and why. The platform as a *video source* (links, lookups,
  * downloads, errors) lives only in its folder; the platform as a *social network* (a place to post
- * to, a source of trends, a value of the curated list's SPEC field) is product content.
+ * to, a source of trends, a value of the curated list's founding field) is product content.
  */
 const ALLOWED_FILES: Array<[RegExp, string]> = [
   [/^src\/server\/platforms\/registry\.ts$/, 'the one list of platforms'],
@@ -25,7 +25,7 @@ const ALLOWED_FILES: Array<[RegExp, string]> = [
   ],
   [
     /^src\/(shared\/contracts\/trending-videos\.ts|client\/components\/trending\/)/,
-    "the curated list: SPEC 3's platform values (tiktok, instagram, facebook)",
+    'the curated list: its founding platform values (tiktok, instagram, facebook)',
   ],
   [
     new RegExp(
@@ -46,7 +46,7 @@ const ALLOWED_FILES: Array<[RegExp, string]> = [
 /** Lines that may name one anywhere: a trend source's name (its config variable, adapter and table notes). */
 const ALLOWED_LINES = [/tiktok[-_ ]?one/i];
 
-/** SPEC.md's quoted texts (section 1's hero, section 5's and 8's messages) that name a platform. */
+/** The founding quoted texts (the hero, the link messages and toasts of decision 0092) that name a platform. */
 function specTexts(names: string[]): string[] {
   const spec = fs.readFileSync(SPEC, 'utf8');
   return [...spec.matchAll(/'([^'\n]{6,})'/g)]
@@ -101,7 +101,7 @@ describe('a platform is one folder', () => {
     ]);
   });
 
-  it("allows SPEC's own texts only verbatim", () => {
+  it('allows the founding texts only verbatim', () => {
     const spec = specTexts(names);
     expect(spec.length).toBeGreaterThan(3);
     for (const text of spec) expect(text.toLowerCase()).toMatch(new RegExp(names.join('|'), 'i'));

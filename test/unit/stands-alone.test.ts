@@ -1,6 +1,6 @@
 // The repository stands alone (issue 35): a clone with nothing beside it runs its own tests. No
 // source, test, bench or script names a path outside the checkout, nor the founding material
-// (SPEC.md, its fixtures) that lives beside it on our machines only; what a test needs is copied
+// (its specification, decisions, notes and fixtures) that lives beside it on our machines only; what a test needs is copied
 // under test/fixtures with a line saying where it came from.
 import fs from 'node:fs';
 import path from 'node:path';

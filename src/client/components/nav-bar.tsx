@@ -1,4 +1,4 @@
-// The sticky app bar of SPEC 2 'Navigation bar'.
+// The sticky app bar of decision 0092 'Navigation bar'.
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Lock, LogOut, Menu, X } from 'lucide-react';

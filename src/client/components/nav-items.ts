@@ -4,7 +4,7 @@ export interface NavItem {
   premium: boolean;
 }
 
-// SPEC 2 'Navigation bar': labels, paths and the premium flag.
+// Decision 0092 'Navigation bar': labels, paths and the premium flag.
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Download', path: '/', premium: false },
   { label: 'Blog', path: '/blog', premium: false },
@@ -14,6 +14,6 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Content', path: '/content-tools', premium: false },
   { label: 'Trends', path: '/trends', premium: true },
   { label: 'Trending', path: '/trending-videos', premium: true },
-  // Beyond SPEC 2 (issue 21): Pro's batch processing.
+  // Beyond the founding bar (issue 21): Pro's batch processing.
   { label: 'Batch', path: '/batch', premium: true },
 ];

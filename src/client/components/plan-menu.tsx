@@ -1,4 +1,4 @@
-// The header's plan badge ('PRO' / 'Free (n/6)', SPEC 2) opens a small plan panel: the plan, the
+// The header's plan badge ('PRO' / 'Free (n/6)', decision 0092 'Navigation bar') opens a plan panel: the plan, the
 // downloads left and "Manage subscription", so a paying user can always reach /subscription.
 // A disclosure (button + panel), closed by Escape, a click elsewhere or following a link.
 import { useEffect, useId, useRef, useState } from 'react';
@@ -74,7 +74,7 @@ export function PlanMenu() {
           aria-hidden
         />
       </button>
-      {/* SPEC 2's header link; on a phone it lives in the panel so the header stays one line. */}
+      {/* The header's upgrade link (decision 0092); on a phone it lives in the panel so the header stays one line. */}
       {!pro && left <= HEADER_UPGRADE_LINK_AT && (
         <Link
           href="/subscription"

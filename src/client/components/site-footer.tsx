@@ -1,4 +1,4 @@
-// The footer (SPEC 2 'Downloader', DECISIONS 11): FAQ, Contact Us, Privacy Policy and Terms lead to
+// The footer (decision 0092 'Template leftovers replaced'): FAQ, Contact Us, Privacy Policy and Terms lead to
 // the operator's pages (pages/site-page.tsx), and the copyright shows the current year.
 import { Link } from 'wouter';
 import { Static } from './static-html';

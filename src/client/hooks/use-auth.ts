@@ -4,7 +4,7 @@ import { authSessionGet } from '../lib/api';
 
 /**
  * The current user: null when signed out. Asked of /api/auth/session, which answers 200 either way,
- * so a visitor's console shows no failed request (decision 0904). The key stays SPEC's
+ * so a visitor's console shows no failed request (decision 0904). The key stays the founding
  * ['/api/auth/user'], which every sign-in and subscription change invalidates. A failure counts as
  * signed out, silently.
  */

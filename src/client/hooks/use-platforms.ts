@@ -11,7 +11,7 @@ export function usePlatforms() {
     platforms,
     /** False until the list arrived: nothing is recognised yet. */
     ready: data !== undefined,
-    /** 'A', 'A or B': the names, for SPEC's texts that name the platform. */
+    /** 'A', 'A or B': the names, for the founding texts that name the platform. */
     names: platformNames(platforms),
     /** A link of the first platform's shape, for placeholders. */
     example: platforms[0]?.example ?? 'https://',

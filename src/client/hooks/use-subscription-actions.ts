@@ -1,5 +1,5 @@
-// Subscribe, confirm the provider's return, cancel: the calls of SPEC 7 with the toasts of SPEC 8
-// 'Subscription'. Every change refreshes the status and the current user (the header badge).
+// Subscribe, confirm the provider's return, cancel: the calls of decision 0092 'Calls' with its
+// subscription 'Toasts'. Every change refreshes the status and the current user (the header badge).
 import { useMutation } from '@tanstack/react-query';
 import type { SubscriptionConfirmRequest } from '@shared/contracts/subscription';
 import { subscriptionCancel, subscriptionConfirm, subscriptionCreate } from '../lib/api';

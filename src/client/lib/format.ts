@@ -1,4 +1,4 @@
-// Display rules of SPEC 9.
+// Display rules of decision 0092 'Constants'.
 export function formatNumber(n: number | null | undefined): string {
   if (n === null || n === undefined || Number.isNaN(n)) return '—';
   const abs = Math.abs(n);

@@ -1,4 +1,4 @@
-// The query defaults of SPEC 4 'Data fetching'. Every query names its typed call (lib/api.ts);
+// The query defaults of decision 0092 'Data fetching'. Every query names its typed call (lib/api.ts);
 // errors are ApiErrors (lib/api-error.ts).
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
 

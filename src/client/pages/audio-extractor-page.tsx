@@ -1,4 +1,4 @@
-// Audio extractor (SPEC 2 'Audio extractor', SPEC 5 'Audio', SPEC 8 'Tools'): a video link in,
+// Audio extractor (decision 0092 'Audio extractor screen', 'Audio input', 'Toasts'): a video link in,
 // an MP3 (192 kbit/s) out, with a preview player and a download link served by this product.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';

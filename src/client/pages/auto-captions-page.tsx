@@ -1,4 +1,4 @@
-// Auto captions (SPEC 2 'Auto captions', SPEC 5 'Captions', SPEC 8 'Tools'): a video link in,
+// Auto captions (decision 0092 'Auto captions screen', 'Captions input', 'Toasts'): a video link in,
 // timestamped segments out, with Copy and Download as .txt, plus SRT and WebVTT for video editors.
 import { lazy, Suspense, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// SPEC 2 'Blog management' (/blog): 'My Blog', the 'Write New Post' form and your posts.
+// Decision 0092 'Blog management screen' (/blog): 'My Blog', the 'Write New Post' form and your posts.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useState } from 'react';

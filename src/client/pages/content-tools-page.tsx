@@ -1,4 +1,4 @@
-// Content repurposing (SPEC 2 'Content repurposing', 5 'Content optimise', 8 'Tools'): text and
+// Content repurposing (decision 0092 'Content repurposing screen', 'Content optimise input', 'Toasts'): text and
 // platforms in; one card per platform with the caption, hashtags, tips and posting times.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
@@ -22,7 +22,7 @@ import {
   SuggestionBadge,
 } from '../components/text-tools/text-tools-ui';
 
-/** SPEC 9: the screen offers tiktok only (the API accepts more). */
+/** Decision 0092 'Constants': the screen offers tiktok only (the API accepts more). */
 const OFFERED: ContentPlatform[] = ['tiktok'];
 
 function PlatformCard({ result, source }: { result: PlatformOptimization; source: OptimizeResult['source'] }) {

@@ -1,4 +1,4 @@
-// The Downloader (SPEC 2 'Downloader', SPEC 4 'Fetch'/'Download', SPEC 8 'Downloader' toasts).
+// The Downloader (decision 0092 'Downloader screen', 'Fetch and download', downloader 'Toasts').
 import { Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

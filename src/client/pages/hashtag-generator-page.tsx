@@ -1,4 +1,4 @@
-// Hashtag generator (SPEC 2 'Hashtag generator', 5 'Hashtags', 8 'Tools'): title, description
+// Hashtag generator (decision 0092 'Hashtag generator screen', 'Hashtags input', 'Toasts'): title, description
 // and niche in; Trending, Niche and Mixed Strategy cards with Copy, plus Optimization Tips.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
@@ -24,7 +24,7 @@ const CARDS = [
     note: 'High-reach tags (source in the tips)',
     testId: 'hashtags-trending',
   },
-  // SPEC 9 'Niche hashtag description': the size band niche tags aim at (not a measurement).
+  // Decision 0092 'Constants' (niche hashtag description): the size band niche tags aim at (not a measurement).
   { key: 'niche', title: 'Niche Hashtags', note: '50K-500K uses', testId: 'hashtags-niche' },
   { key: 'mixed', title: 'Mixed Strategy', note: 'A 5-tag blend for one post', testId: 'hashtags-mixed' },
 ] as const;
@@ -66,7 +66,7 @@ export default function HashtagGeneratorPage() {
       });
       return;
     }
-    // SPEC 5: description and niche are omitted when empty; the platform is always 'social media'.
+    // Decision 0092 'Hashtags input': description and niche omitted when empty; the platform is always 'social media'.
     const body: HashtagRequest = { videoTitle: title.trim(), platform: 'social media' };
     if (description.trim()) body.videoDescription = description.trim();
     if (niche.trim()) body.niche = niche.trim();

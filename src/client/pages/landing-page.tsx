@@ -1,6 +1,6 @@
 // Signed-out landing page: the downloader's paste box first (issue 22: a saved file in 3 actions),
-// then SPEC 1's hero, six feature cards and closing call to action, and the footer. The copy claims
-// nothing this instance cannot show (no count of users, DECISIONS 11).
+// then the founding hero, six feature cards and closing call to action, and the footer. The copy claims
+// nothing this instance cannot show (no count of users: decision 0092 'Landing page', 'Template leftovers replaced').
 import { PasteFirst } from '../components/downloader/paste-first';
 import { AudioLines, Captions, Download, Hash, Sparkles, TrendingUp } from 'lucide-react';
 import { SiteFooter } from '../components/site-footer';

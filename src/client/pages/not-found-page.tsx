@@ -2,7 +2,7 @@ import { AlertCircle } from 'lucide-react';
 import { Link } from 'wouter';
 import { usePlatforms } from '../hooks/use-platforms';
 
-// SPEC 2's 404 title; instead of the prototype's note to its developer, what to do next (DECISIONS 11).
+// The 404 title, and what to do next in place of the prototype's note to its developer (decision 0092 '404 page').
 // The server answers these paths with HTTP 404.
 export function NotFoundPage() {
   const { names } = usePlatforms();

@@ -1,5 +1,5 @@
-// SPEC 2 'Subscription' (/subscription): Free and Pro cards, status details, upgrade and cancel,
-// and the provider's return (SPEC 4 'Subscription': success, cancel, ids only; then a clean URL).
+// Decision 0092 'Subscription screen' (/subscription): Free and Pro cards, status details, upgrade and cancel,
+// and the provider's return ('Subscription flow': success, cancel, ids only; then a clean URL).
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Check, Crown, Loader2 } from 'lucide-react';

@@ -1,4 +1,4 @@
-// SPEC 2 'Trending Videos' (/trending-videos): the shared curated list (Pro, DECISIONS 6).
+// Decision 0092 'Trending Videos screen' (/trending-videos): the shared curated list (Pro, 'Ownership').
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Trends analysis (SPEC 2 'Trends'): key insights, hashtags, songs, creators, videos, news and the
+// Trends analysis (decision 0092 'Trends screen'): key insights, hashtags, songs, creators, videos, news and the
 // platform analytics card, each labelled with its source and time; refetched every 5 minutes.
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';

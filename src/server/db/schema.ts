@@ -80,7 +80,7 @@ export const sessions = pgTable(
   (t) => [index('IDX_session_expire').on(t.expire)],
 );
 
-// SPEC's table of the video platform's auth tokens (plaintext, nothing read them) is dropped: decision 0018.
+// The founding table of the video platform's auth tokens (plaintext, nothing read them) is dropped: decision 0018.
 
 // ---------------------------------------------------------------- rate limits
 // One row per (limit key, fixed window) when several app nodes share PostgreSQL: every node

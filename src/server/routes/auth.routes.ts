@@ -25,7 +25,7 @@ export function authRoutes(app: ZApp, ctx: RouteContext) {
   );
 
   // The client's "who am I": signed out is an answer (200, user null), not an error, so a visitor's
-  // console shows no failed request (decision 0904). /api/auth/user keeps SPEC's 401.
+  // console shows no failed request (decision 0904). /api/auth/user keeps its founding 401 (decision 0092 'Calls').
   app.get(
     '/api/auth/session',
     { config: { errors: [] }, schema: { response: { 200: authSession } } },

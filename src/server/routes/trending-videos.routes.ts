@@ -1,4 +1,4 @@
-// The shared curated trending-video list: Pro only (DECISIONS 3 and 6).
+// The shared curated trending-video list: Pro only (decision 0092 'The server decides', 'Ownership').
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';

@@ -1,4 +1,4 @@
-// Blog rules (DECISIONS 6): posts belong to their author, slugs are unique site-wide, published
+// Blog rules (decision 0092 'Ownership'): posts belong to their author, slugs are unique site-wide, published
 // posts are readable by anyone with Markdown rendered sanitised. Rendered once, on save, in a text
 // worker (issue 34, decision 0042): a read sends what was stored.
 import crypto from 'node:crypto';

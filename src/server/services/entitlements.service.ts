@@ -8,7 +8,7 @@ export function isPro(user: User, now = new Date()): boolean {
   return user.proGranted || (user.proUntil !== null && user.proUntil.getTime() > now.getTime());
 }
 
-/** Whose media job this is, for the job queue's order (SPEC 1 "priority processing"): Pro before free. */
+/** Whose media job this is: Pro before free in the queue (priority processing, decision 0092 'Product and plans'). */
 export function mediaJobOwner(user: User): JobOwner {
   return { owner: user.id, plan: isPro(user) ? 2 : 1 };
 }
@@ -40,7 +40,7 @@ export function toAuthUser(user: User, adminEmails: readonly string[], now = new
   };
 }
 
-/** The SPEC 3 'Subscription status' shape. `subscription` is filled by billing when there is one. */
+/** The shape of decision 0092 'Subscription status'. `subscription` is filled by billing when there is one. */
 export function subscriptionStatusOf(
   user: User,
   subscription: SubscriptionStatus['subscription'] = null,

@@ -1,5 +1,6 @@
-// Media work on the job queue (issue 21, decision 0022): audio extraction, transcription, 1080p
-// remux and photo-post rendering are jobs on the `media` queue, run by any node that works jobs
+// Media work on the job queue (issue 21, decision 0022): every media kind of jobs/catalogue.ts
+// (audio, transcript, remux, images, slideshow, preview, studio-source, caption-render) is a job
+// on the `media` queue, run by any node that works jobs
 // (PROCESS_ROLE all|worker), MEDIA_CONCURRENCY at a time on each. A request submits the job of its
 // result key, or joins the one already open, and waits for it: on the node that runs it the
 // handler tells it at once, from any other node it polls the job. When the last request waiting

@@ -1,5 +1,5 @@
-// Best posting times: general guidance from the published studies in research/landscape.md
-// section 4, never per-account data. Where our sources give no hours, we say so instead.
+// Best posting times: general guidance from the published studies in docs/sources.md
+// 'Caption limits and posting times', never per-account data. Where our sources give no hours, we say so instead.
 import type { ContentPlatform } from '../../shared/contracts/content.js';
 
 export interface PostingGuidance {

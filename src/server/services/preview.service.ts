@@ -1,4 +1,4 @@
-// Inline preview (SPEC: Play shows the video in the card). Pro users get the lightest video
+// Inline preview (decision 0092 'Downloader screen': Play shows it in the card). Pro users get the lightest video
 // option itself, with Range. Everyone else gets a short clip (decision 0010): the preview must
 // never be a free, unlimited copy of the file that the download quota counts. The clip is cut by a
 // media job (kind `preview`, any node that works jobs), shared by everyone asking for it meanwhile.

@@ -1,4 +1,4 @@
-// The free download quota (DECISIONS 3): reserve a slot atomically before streaming, commit it once
+// The free quota (decision 0092 'The server decides'): reserve a slot atomically before streaming, commit it once
 // the whole file was sent, release it when the transfer fails. Pro users are never limited (their
 // downloads are still recorded and counted). A reservation older than STALE_RESERVATION_MS can
 // only belong to a crashed process and is failed at the user's next reservation.

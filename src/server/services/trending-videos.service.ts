@@ -1,4 +1,4 @@
-// The shared curated trending list (DECISIONS 6): Pro users view, curate and boost; a boost adds 1
+// The shared curated trending list (decision 0092 'Ownership'): Pro users view, curate and boost; a boost adds 1
 // once per user per video, counted by the server; the curator or an admin removes an entry.
 import type { z } from 'zod';
 import { fail } from '../errors.js';

@@ -63,7 +63,7 @@ export function trendsFromRollup(r: FirstPartyRollup, now: Date): FirstPartyTren
   const songs: TrendingSong[] = r.songs.map((s) => ({
     title: s.title ?? 'Untitled sound',
     artist: s.artist,
-    genre: null, // no source gives a genre (research/trends.md §1e)
+    genre: null, // no source gives a genre (docs/sources.md 'Trend fields with no source')
     uses: s.uses,
     duration: s.duration,
   }));

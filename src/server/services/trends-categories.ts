@@ -1,4 +1,4 @@
-// The documented lexicon that puts hashtags, videos and creators into the ten SPEC 3 categories,
+// The documented lexicon that puts hashtags, videos and creators into the ten 'Trend categories' (decision 0092),
 // and the keyword rule that puts news items into the five news categories. No source gives these
 // categories, so they are assigned by these rules only (docs/decisions/0702-trend-categories.md).
 import type { NewsCategory, TrendCategory } from '../../shared/contracts/trends.js';
@@ -206,7 +206,7 @@ const LEXICON: Array<[TrendCategory, string[]]> = [
   ],
 ];
 
-/** TikTok One industries (ids from research/trends.md §1c) to the nearest SPEC category. */
+/** TikTok One industries (ids from docs/sources.md 'TikTok One hashtags') to the nearest category. */
 const INDUSTRY: Record<string, TrendCategory> = {
   '10000000000': 'Educational',
   '11000000000': 'Lifestyle',

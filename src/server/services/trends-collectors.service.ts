@@ -209,7 +209,7 @@ export function createTrendsCollectors(deps: {
 
 export type TrendsCollectors = ReturnType<typeof createTrendsCollectors>;
 
-/** Default news feeds (research/trends.md §2); alternatives of one entry are tried in order. */
+/** Default news feeds (docs/sources.md 'News feeds'); alternatives of one entry are tried in order. */
 export const DEFAULT_NEWS_FEEDS = [
   'https://newsroom.tiktok.com/en-us/rss|https://newsroom.tiktok.com/rss|https://newsroom.tiktok.com/feed',
   'https://www.tiktok.com/business/en/blog/rss|https://www.tiktok.com/business/en/blog/rss.xml',

@@ -3,7 +3,7 @@
  * registry.ts), cached, and media opening for every tool.
  *
  *   const { info, video } = await ctx.services.video.getInfo(url, signal)
- *     info   SPEC 3 'Video info' (what /api/video/info answers; option urls are our own endpoints)
+ *     info   decision 0092 'Video info' (what /api/video/info answers; option urls are our own endpoints)
  *     video  FetchedVideo: video.ref ({ platform, id, url }), video.video the neutral VideoModel
  *            (title, author, duration, options, musicUrl, subtitles, images), video.raw the
  *            platform's own item, video.session what opening its media needs (e.g. cookies).

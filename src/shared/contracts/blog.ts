@@ -1,4 +1,4 @@
-// Blog posts (SPEC 3 'blog_posts', SPEC 5 'Blog post', SPEC 9 'Blog field limits', DECISIONS 6).
+// Blog posts (decision 0092 'Tables', 'Blog post rules', 'Constants', 'Ownership').
 import { z } from 'zod';
 
 export const BLOG_STATUSES = ['draft', 'published'] as const;

@@ -1,13 +1,13 @@
-// POST /api/content/optimize (signed in): SPEC 5 'Content optimise' and SPEC 3 'Optimization result'.
+// POST /api/content/optimize (signed in): decision 0092 'Content optimise input' and 'Tool results'.
 import { z } from 'zod';
 import { engineSource } from './hashtags.js';
 
 export const CONTENT_PLATFORMS = ['tiktok', 'instagram', 'youtube', 'linkedin'] as const;
 export type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
-/** SPEC 9 'Default share platforms' (shared schema default). The screen offers tiktok only. */
+/** Decision 0092 'Constants': the default share platforms (shared schema default). The screen offers tiktok only. */
 export const DEFAULT_SHARE_PLATFORMS: ContentPlatform[] = ['instagram', 'youtube', 'linkedin'];
 export const CONTENT_MAX = 10_000;
-// SPEC 5 'Content optimise' wording (the screen shows the same text as a toast).
+// Decision 0092 'Content optimise input' wording (the screen shows the same text as a toast).
 export const CONTENT_REQUIRED = 'Content required - Please enter some content to optimize';
 
 export const contentPlatform = z.enum(CONTENT_PLATFORMS, {

@@ -1,4 +1,4 @@
-// POST /api/ai/hashtags (Pro): SPEC 5 'Hashtags' and SPEC 3 'Hashtag result'.
+// POST /api/ai/hashtags (Pro): decision 0092 'Hashtags input' and 'Tool results'.
 import { z } from 'zod';
 
 /** Empty or whitespace-only optional text is treated as absent (the screen omits it too). */
@@ -9,7 +9,7 @@ const optionalText = (max: number, label: string) =>
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
-// SPEC 5 'Hashtags' wording (the screen shows the same text as a toast).
+// Decision 0092 'Hashtags input' wording (the screen shows the same text as a toast).
 export const TITLE_REQUIRED = 'Video title required - Please enter a video title to generate hashtags';
 export const HASHTAG_TITLE_MAX = 300;
 export const HASHTAG_DESCRIPTION_MAX = 5000;

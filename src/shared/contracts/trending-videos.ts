@@ -1,4 +1,4 @@
-// The shared curated trending list (SPEC 3 'trending_videos', SPEC 5 'Trending video', DECISIONS 6).
+// The shared curated trending list (decision 0092 'Tables', 'Trending video rules', 'Ownership').
 import { z } from 'zod';
 import { optionalText, tagList, isHttpUrl } from './blog.js';
 
@@ -85,7 +85,7 @@ export const trendingListQuery = z.object({
   platform: z.enum(TRENDING_PLATFORMS, { error: 'Platform must be one of tiktok, instagram, facebook' }).optional(),
 });
 
-/** SPEC 7 sends the current score plus 1; the server ignores the number and adds 1 itself. */
+/** A boost sends the current score plus 1 (decision 0092 'Calls'); the server ignores it and adds 1 itself. */
 export const boostRequest = z.object({ trendingScore: z.unknown().optional() }).loose().nullish();
 
 export const trendingVideoIdParams = z.object({

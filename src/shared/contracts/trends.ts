@@ -1,4 +1,4 @@
-// GET /api/trends/analysis (Pro): the SPEC 3 'Trends analysis' shape, plus where each section
+// GET /api/trends/analysis (Pro): the shape of decision 0092 'Trends analysis', plus where each section
 // came from and when. A field no source gives is null (the screen shows '—'), never invented.
 import { z } from 'zod';
 

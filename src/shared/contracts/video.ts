@@ -35,7 +35,7 @@ export const postPicture = z.object({
 });
 export type PostPicture = z.infer<typeof postPicture>;
 
-/** SPEC 3 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
+/** Decision 0092 'Video info', plus mediaType and, for photo posts, the slides (issue 20). */
 export const videoInfo = z.object({
   url: z.string(),
   platform: z.string(), // the registry id; by-id links of platforms but the default carry ?platform=

@@ -1,6 +1,6 @@
 // Bluesky post objects of the shapes the real capture (test/fixtures/bluesky/atat-posts.json) lacks,
 // CONSTRUCTED from the published Lexicons (bluesky-social/atproto lexicons/app/bsky/feed/defs.json
-// #postView, #notFoundPost, #blockedPost; embed/video.json, images.json, recordWithMedia.json), field
+// #postView, #notFoundPost, #blockedPost; embed/video.json, embed/images.json, embed/recordWithMedia.json), field
 // for field as the AppView's getPostThread answers them. Not captured: named as constructed.
 import crypto from 'node:crypto';
 

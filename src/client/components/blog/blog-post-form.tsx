@@ -1,4 +1,4 @@
-// SPEC 2 'Blog management': the 'Write New Post' form with its seven fields; the same form edits a
+// Decision 0092 'Blog management screen': the 'Write New Post' form with its seven fields; the same form edits a
 // post (draft or published) when `editing` is given.
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';

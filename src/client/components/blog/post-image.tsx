@@ -1,4 +1,4 @@
-// A featured image that shows SPEC's 'Invalid Image URL' placeholder to the author (My Blog) when its
+// A featured image that shows the founding 'Invalid Image URL' placeholder to the author (My Blog) when its
 // URL cannot be loaded; readers of a public post (hideOnError) simply see no image.
 import { useState } from 'react';
 import { ImageOff } from 'lucide-react';

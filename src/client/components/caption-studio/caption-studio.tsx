@@ -1,4 +1,4 @@
-// The caption studio on /auto-captions (Pro, "Advanced captions" of SPEC): pick a source, the
+// The caption studio on /auto-captions (Pro's "advanced captions", decision 0092): pick a source, the
 // server transcribes it into a caption project, then the editor. The open project's id is kept in
 // the address (?project=…), so a reload or another browser opens the same saved project.
 import { useEffect, useState } from 'react';

@@ -1,5 +1,5 @@
 // The downloader's static and small parts: hero, feature chips and tiles, progress card, recent
-// downloads and the upgrade modal of SPEC 9 (the footer is components/site-footer.tsx).
+// downloads and the upgrade modal of decision 0092 'Constants' (the footer is components/site-footer.tsx).
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Check, Crown, Download, Shield, Sparkles, Trash2, X, Zap } from 'lucide-react';

@@ -1,4 +1,4 @@
-// URL entry (SPEC 4 'URL entry', SPEC 5 'Short-video URL'): empty, valid (green check), invalid
+// URL entry (decision 0092 'URL entry', 'Short-video URL'): empty, valid (green check), invalid
 // (red cross + message); paste from the clipboard; the button waits for a valid URL.
 import { useState, type FormEvent } from 'react';
 import { CheckCircle2, ClipboardPaste, Loader2, Search, XCircle } from 'lucide-react';
@@ -6,7 +6,7 @@ import { extractLink, platformOfLink } from '@shared/platform-links';
 import { toast } from '../../hooks/use-toast';
 import { usePlatforms } from '../../hooks/use-platforms';
 
-/** SPEC 5's interface message, naming the server's platforms. */
+/** The founding interface message (decision 0092 'Short-video URL'), naming the server's platforms. */
 export const invalidUrlMessage = (names: string) => `Please enter a valid ${names} video URL`;
 
 export function UrlForm({

@@ -1,6 +1,6 @@
-// Real download progress (DECISIONS 4): the file is read from the streamed response, so percent,
+// Real download progress (decision 0092 'Honest product'): the file is read from the streamed response, so percent,
 // MB of MB and speed come from the bytes actually received; then saved through a Blob URL under a
-// timestamp-based .mp4 name (SPEC 7), or .zip for a photo post's photos.
+// timestamp-based .mp4 name (decision 0092 'Calls'), or .zip for a photo post's photos.
 import { useCallback, useRef, useState } from 'react';
 import { videoDownload } from '../../lib/api';
 import { ApiError, errorCode, serverMessage } from '../../lib/api-error';
@@ -37,7 +37,7 @@ export function downloadFailure(err: unknown): { limitReached: boolean; message:
   return { limitReached: errorCode(err) === 'quota.exhausted', message: message || undefined };
 }
 
-/** SPEC 7's timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
+/** The timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
 export function downloadFileName(platform: string, now = new Date(), contentType = 'video/mp4'): string {
   const stem = platform.replace(/[^a-z0-9-]/g, '') || 'video';
   if (contentType === 'application/zip') return `${stem}-photos-${now.getTime()}.zip`;

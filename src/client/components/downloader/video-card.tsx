@@ -1,4 +1,4 @@
-// The video detail card (SPEC 2 'Downloader'): thumbnail with inline preview, title, author,
+// The video detail card (decision 0092 'Downloader screen'): thumbnail with inline preview, title, author,
 // m:ss, views and likes, the download options (quality, resolution, size) and copy-link. A photo
 // post shows its first photo instead of a player, and its photos as a strip below.
 import { useState } from 'react';

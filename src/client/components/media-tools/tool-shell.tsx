@@ -5,7 +5,7 @@ import { useSubscriptionStatus } from '../../hooks/use-subscription';
 import { ProUpsell, type UpsellInfo } from '../pro-upsell';
 
 /**
- * upsell: a Pro tool. Free users can open the screen by URL (SPEC 2); they see the one calm upsell
+ * upsell: a Pro tool. Free users open the screen by URL (decision 0092 'Navigation bar'); they see the one calm upsell
  * in place of the form (which could only end in the server's refusal).
  */
 export function ToolPage({
@@ -63,7 +63,7 @@ export function UrlToolForm(props: {
     if (!props.pending) props.onSubmit();
   }
   return (
-    // noValidate: the screen shows its own messages (SPEC 5) instead of the browser's bubbles.
+    // noValidate: the screen shows its own messages (decision 0092) instead of the browser's bubbles.
     <form onSubmit={submit} noValidate className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
       <label htmlFor={props.id} className="mb-2 block text-sm font-semibold text-slate-700">
         {props.label}

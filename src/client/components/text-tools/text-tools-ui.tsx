@@ -4,7 +4,7 @@ import { Check, Copy, Sparkles } from 'lucide-react';
 import type { EngineSource } from '@shared/contracts/hashtags';
 import { toast } from '../../hooks/use-toast';
 
-/** Copies text with the async clipboard API and confirms with the SPEC 'Copied!' toast. */
+/** Copies text with the async clipboard API and confirms with the founding 'Copied!' toast (decision 0092 'Toasts'). */
 export function CopyButton({ text, label, what }: { text: string; label: string; what: string }) {
   const [done, setDone] = useState(false);
   async function copy() {
@@ -37,7 +37,7 @@ export function CopyButton({ text, label, what }: { text: string; label: string;
   );
 }
 
-/** DECISIONS 4: AI text is labelled as a suggestion, with the engine that wrote it. */
+/** Decision 0092 'Honest product': AI text is labelled as a suggestion, with the engine that wrote it. */
 export function SuggestionBadge({ source }: { source: EngineSource }) {
   return (
     <span

@@ -1,4 +1,4 @@
-// The 'Curate Video' form (SPEC 2 'Trending Videos', SPEC 4 'Trending video status').
+// The 'Curate Video' form (decision 0092 'Trending Videos screen', 'Trending video form').
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Wand2 } from 'lucide-react';
@@ -53,7 +53,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
         // A CDN address longer than the column allows is left for the person to fill in.
         thumbnailUrl:
           info.thumbnail && info.thumbnail.length <= TRENDING_LIMITS.thumbnailUrl ? info.thumbnail : f.thumbnailUrl,
-        // The list's platforms are SPEC's social networks; a looked-up video names its own when it is one.
+        // The list's platforms are the founding social networks; a looked-up video names its own when it is one.
         platform: (TRENDING_PLATFORMS as readonly string[]).includes(info.platform)
           ? (info.platform as TrendingPlatform)
           : f.platform,
@@ -95,7 +95,7 @@ export function CurateVideoForm({ onClose }: { onClose: () => void }) {
 
   function onFetch() {
     const url = form.videoUrl.trim();
-    // SPEC 5: the lookup only runs from 10 characters of URL.
+    // Decision 0092 'Trending video rules': the lookup only runs from 10 characters of URL.
     if (url.length < TRENDING_LOOKUP_MIN_URL) return fetchFailed();
     fetchInfo.mutate(url);
   }

@@ -1,4 +1,4 @@
-// One curated video (SPEC 2 'Trending Videos', each card).
+// One curated video (decision 0092 'Trending Videos screen', each card).
 import { useMutation } from '@tanstack/react-query';
 import { ExternalLink, Eye, Flame, Heart, TrendingUp } from 'lucide-react';
 import { Thumbnail } from '../ui/thumbnail';
@@ -32,7 +32,7 @@ function VideoThumbnail({ video }: { video: TrendingVideo }) {
 
 export function TrendingVideoCard({ video }: { video: TrendingVideo }) {
   const boost = useMutation({
-    // SPEC 7 sends the current score plus 1; the server adds exactly 1 once per user whatever it says.
+    // The founding call sends the current score plus 1; the server adds exactly 1 once per user whatever it says.
     mutationFn: () => trendingVideoBoost(video.id, { trendingScore: video.trendingScore + 1 }),
     onSuccess: () => {
       toast({ title: 'Trending score updated' });

@@ -1,4 +1,4 @@
-// Small building blocks of the Trends screen: category colours (each SPEC 3 category has its
+// Small building blocks of the Trends screen: category colours (each of decision 0092 'Trend categories' has its
 // own), section cards with their source line, and number cells that show '—' for nulls.
 import type { ReactNode } from 'react';
 import type { NewsCategory, SectionSource, TrendCategory } from '@shared/contracts/trends';

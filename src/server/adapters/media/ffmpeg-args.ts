@@ -1,6 +1,6 @@
 // Pure argument builders for every ffmpeg/ffprobe call the product makes (unit-tested).
 // Every ffmpeg call carries -xerror: without it a truncated or moov-less input exits 0 with a
-// 148-byte MP3 (research: offline-media-and-speech.md §1).
+// 148-byte MP3 (docs/sources.md 'ffmpeg builds').
 
 export const MP3_BITRATE = '192k';
 

@@ -1,6 +1,6 @@
 // RSS 2.0, RDF and Atom news feeds. A feed is accepted only when the answer is HTTP 200, parses as
 // XML with an rss, feed or rdf root (not HTML) and has at least one item with a parseable date
-// (research/trends.md §2). A configured entry may list alternative URLs ("a|b|c"), tried in order.
+// (docs/sources.md 'News feeds'). A configured entry may list alternative URLs ("a|b|c"), tried in order.
 import { XMLParser } from 'fast-xml-parser';
 import type { TrendsHttp } from './http.js';
 import { BROWSER_UA } from './http.js';

@@ -22,6 +22,6 @@ export interface TrendsHttp {
   request(url: string, init: TrendsHttpRequest): Promise<TrendsHttpResponse>;
 }
 
-/** A browser-like user agent: several feed hosts refuse non-browser agents (research/trends.md §2). */
+/** A browser-like user agent: several feed hosts refuse non-browser agents (docs/sources.md 'News feeds'). */
 export const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -1,5 +1,5 @@
 // TikTok One ("CreativeOne") hashtag list: the unsigned POST GetHashtagList call
-// (research/trends.md §1c). Anonymous answers carry about 3 items per view, so the collector asks
+// (docs/sources.md 'TikTok One hashtags'). Anonymous answers carry about 3 items per view, so the collector asks
 // the all-industries view plus each industry view and merges them.
 import type { TrendsHttp } from './http.js';
 import { dropNul } from '../../lib/nul.js';

@@ -1,4 +1,4 @@
-// Download history and the free quota's reservations (DECISIONS 3). A slot is reserved by one
+// Download history and the free quota's reservations (decision 0092 'The server decides'). A slot is reserved by one
 // statement whose row-locking UPDATE checks the limit, so parallel requests can never exceed it.
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';

@@ -1,4 +1,4 @@
-// Bluesky's public API (research/bluesky.md): the post from the AppView's getPostThread, the
+// Bluesky's public API (docs/sources.md 'Bluesky posts' and on): the post from the AppView's getPostThread, the
 // original video from the author's PDS (com.atproto.sync.getBlob), pictures and thumbnails from
 // Bluesky's CDN. No login, no cookies. All traffic goes through the guarded HTTP client.
 import { AppError, fail } from '../../errors.js';

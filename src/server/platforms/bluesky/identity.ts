@@ -1,4 +1,4 @@
-// Who holds an account's files (research/bluesky.md §4): the `#atproto_pds` service of the author's
+// Who holds an account's files (docs/sources.md 'Bluesky original files'): the `#atproto_pds` service of the author's
 // DID document, from plc.directory for did:plc or https://<domain>/.well-known/did.json for did:web;
 // and a handle's DID (com.atproto.identity.resolveHandle on the AppView). Both kept for an hour: an
 // account moves its PDS rarely, and every download of its posts needs it.

@@ -1,4 +1,4 @@
-// Bluesky's links (research/bluesky.md §1): https://bsky.app/profile/<handle or DID>/post/<rkey>.
+// Bluesky's links (docs/sources.md 'Bluesky posts'): https://bsky.app/profile/<handle or DID>/post/<rkey>.
 // A DID link names the post for good; a handle link is followed like a short link (the handle is
 // resolved to its DID, resolveShortLink), since a handle can move to another account.
 // Our video id holds the DID and the record key, readable and path-safe:

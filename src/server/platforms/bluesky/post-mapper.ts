@@ -1,4 +1,4 @@
-// A post of app.bsky.feed.getPostThread (research/bluesky.md §2-3) to the neutral VideoModel.
+// A post of app.bsky.feed.getPostThread (docs/sources.md 'Bluesky posts') to the neutral VideoModel.
 // Embeds, stored (`record.embed`) and hydrated (`post.embed`, `#view`):
 //   app.bsky.embed.video            the uploaded MP4 is the blob `video.ref.$link`: one option, the
 //                                   original from the author's PDS (getBlob); captions are blobs too

@@ -1,5 +1,5 @@
 // TikTok's failures in the catalogue's neutral codes (shared/error-messages.ts): each a clear message
-// saying what to do next (DECISIONS 4) and a 4xx status, upstream trouble included (424/429).
+// saying what to do next (decision 0092 'Honest product') and a 4xx status, upstream trouble included (424/429).
 import { fail, type AppError } from '../../errors.js';
 
 /** The params of TikTok's messages in the catalogue's platform-neutral codes. */

@@ -1,4 +1,4 @@
-// TikTok's `video.bitrateInfo` gears (research/tiktok.md §6, VARIANTS.md): which are usable, in
+// TikTok's `video.bitrateInfo` gears (docs/sources.md 'TikTok video formats', VARIANTS.md): which are usable, in
 // which form, and how they rank. A gear is either a whole MP4 with its own sound (`Format: "mp4"`:
 // every H.264 gear, and the HEVC gears of older posts) or a video-only DASH file whose sound is a
 // `bitrateAudioInfo` track (`Format: "dash"`, or a `/media-video-hvc1/` path). Forms and codecs we

@@ -1,4 +1,4 @@
-// Maps TikTok's web `itemStruct` (research/tiktok.md §5-8, VARIANTS.md) to what the product needs.
+// Maps TikTok's web `itemStruct` (docs/sources.md 'TikTok item fields' and on, VARIANTS.md) to what we need.
 // Pure. Only watermark-free sources are read (`playAddr`, `bitrateInfo` gears); never `downloadAddr`,
 // never the `www.tiktok.com/aweme/v1/play/` fallback. Whole H.264 MP4 files (a phone plays them with
 // sound) are options 'hd', 'sd', 'low'. Gears sharper than the best of them become options by

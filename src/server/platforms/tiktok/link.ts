@@ -1,7 +1,7 @@
-// TikTok link cleaning (DECISIONS 8): the server refuses a bad link before any request leaves. The
-// shared `linkShape` does what every platform's links need; `matchStep` knows TikTok's shapes. The
-// client's fields get the same rule as LINK_PATTERN through GET /api/platforms (a unit test holds
-// the two together).
+// Link cleaning (decision 0092 'Accepted TikTok links'): the server refuses a bad link before any
+// request leaves. The shared `linkShape` does what every platform's links need; `matchStep` knows
+// TikTok's shapes. The client's fields get the same rule as LINK_PATTERN through GET /api/platforms
+// (a unit test holds the two together).
 
 import { linkShape } from '../../../shared/platform-links.js';
 

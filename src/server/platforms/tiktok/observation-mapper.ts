@@ -1,4 +1,4 @@
-// Maps TikTok's raw web `itemStruct` (research/tiktok.md §5) to one first-party observation for
+// Maps TikTok's raw web `itemStruct` (docs/sources.md 'TikTok item fields') to one first-party observation for
 // the trends feature; beside item-mapper.ts so every reading of the itemStruct lives in one folder.
 // Counts come as numbers in `stats`/`authorStats` and as strings in the *V2 twins; either works.
 import type { VideoObservation as Observation } from '../video-model.js';

@@ -1,4 +1,4 @@
-// The TikTok web extractor (research/tiktok.md §0): resolve short links, fetch the video page like a
+// The TikTok web extractor (docs/sources.md 'TikTok video page'): resolve short links, fetch the video page like a
 // browser keeping its cookies, read the rehydration JSON, and open CDN media with the page's
 // cookies (`tt_chain_token`) and Referer. All traffic goes through the guarded HTTP client.
 import { AppError, fail } from '../../errors.js';

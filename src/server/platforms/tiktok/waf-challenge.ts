@@ -1,4 +1,4 @@
-// TikTok's "Please wait..." proof-of-work page (research/tiktok.md §2, as yt-dlp e3f0d8b731 and
+// TikTok's "Please wait..." proof-of-work page (docs/sources.md 'TikTok wait page', as yt-dlp e3f0d8b731 and
 // gallery-dl solve it): find i with sha256(base64dec(c.v.a) + String(i)) == base64dec(c.v.c), then
 // set the cookie named by #wci to base64(JSON(c with d = base64(String(i)))) and fetch again.
 import crypto from 'node:crypto';
