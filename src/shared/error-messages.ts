@@ -28,6 +28,15 @@ export const ERROR_CATALOGUE = {
     message:
       'This link spends a download or starts work: open it yourself (click it) rather than from a picture or a script.',
   },
+  // A spending GET without Fetch Metadata (a plain-http address) and without this person's key (decision 0082).
+  'request.unkeyed_link': {
+    status: 403,
+    message:
+      'This link spends a download or starts work, and it was not made on this site for your account (another site may have sent you here). Open it from this site: look the video up again and click Download there.',
+    variants: {
+      expired: 'This link has expired. Look the video up again on this site and click Download there.',
+    },
+  },
   'request.aborted': { status: 499, message: 'The request was cancelled.' },
   'request.range': { status: 416, message: 'The requested range is not available.' },
   'request.fst_err_ctp_body_too_large': { status: 413, message: 'Request body is too large' },

@@ -88,7 +88,7 @@ describe('downloader', () => {
     await page.getByRole('button', { name: 'Play preview' }).click();
     const video = page.getByTestId('video-preview');
     await video.waitFor();
-    expect(await video.getAttribute('src')).toBe('/api/video/stream/7504044860782021930');
+    expect(await video.getAttribute('src')).toMatch(/^\/api\/video\/stream\/7504044860782021930\?t=\d+\.[\w-]{43}$/);
     await page.waitForFunction(
       () =>
         ((document.querySelector('[data-testid="video-preview"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 2,

@@ -103,7 +103,8 @@ export async function startServer(
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: more Chromium switches (e.g. `--host-resolver-rules` to give 127.0.0.1 other names). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -115,6 +116,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

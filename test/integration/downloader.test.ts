@@ -377,8 +377,10 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     // Free users get a short clip instead (test/security/media.test.ts).
     const c = await t.signUp({ pro: true });
     const v = tt.addVideo();
-    await c.post('/api/video/info', { url: v.url });
-    const part = await c.get(`/api/video/stream/${v.id}`, { range: 'bytes=0-99' });
+    // The person's own preview link carries their key (decision 0082); this client sends no Fetch Metadata.
+    const { videoUrl } = await (await c.post('/api/video/info', { url: v.url })).json();
+    expect(videoUrl).toMatch(new RegExp(`^/api/video/stream/${v.id}\\?t=`));
+    const part = await c.get(videoUrl, { range: 'bytes=0-99' });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 0-99/${v.size}`);
     expect((await part.arrayBuffer()).byteLength).toBe(100);

@@ -101,7 +101,8 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       { platform: 'clips' },
     ]);
 
-    const preview = await pro.get('/api/video/stream/au000001?platform=clips');
+    const { videoUrl } = await (await pro.post('/api/video/info', { url })).json();
+    const preview = await pro.get(videoUrl); // the person's keyed link (decision 0082)
     expect(preview.status).toBe(200);
     expect(Buffer.from(await preview.arrayBuffer()).equals(fs.readFileSync(video))).toBe(true);
 

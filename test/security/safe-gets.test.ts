@@ -2,7 +2,9 @@
 // became an <img> on this site, the browser sent it same-origin with the reader's cookie, and each
 // signed-in reader spent a Free download on it (0 → 3 by opening one post). A spending or
 // work-starting GET now needs the person's own navigation (Fetch Metadata), or a client that sends
-// none (curl); a picture, a fetch or a frame is refused before any work (decision 0046).
+// none (curl); a picture, a fetch or a frame is refused before any work (decision 0046). Without
+// Fetch Metadata the link must carry the person's key, as the option links here do (decision 0082,
+// test/security/spending-links.test.ts).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -68,7 +70,7 @@ describe('GET requests that spend or start work', () => {
       ['a clicked <a download>', browser('same-origin', 'navigate', 'empty', true)],
       ['a clicked link', browser('same-origin', 'navigate', 'document', true)],
       ['the address typed in', browser('none', 'navigate', 'document', true)],
-      ['curl with the cookie', {}],
+      ['curl with the cookie (the person’s keyed link)', {}],
       ["Node's fetch (a lone Sec-Fetch-Mode)", { 'sec-fetch-mode': 'cors' }],
     ];
     for (const [i, [what, headers]] of allowed.entries()) {

@@ -42,6 +42,7 @@ import type {
   videoDownloadRequest,
   videoInfo,
   videoInfoRequest,
+  videoLinkResponse,
 } from '@shared/contracts/video';
 import { type CallOptions, send, sendAsync, sendJson } from './http';
 
@@ -68,6 +69,9 @@ export const videoInfoFetch = (body: In<typeof videoInfoRequest>) =>
   sendJson<Out<typeof videoInfo>>('POST', '/api/video/info', body);
 /** The file itself, streamed: the caller reads the body for its progress. */
 export const videoDownload = (body: In<typeof videoDownloadRequest>) => send('POST', '/api/video/download', body);
+/** A `GET /api/video/download` link keyed for the signed-in person (an <a download> that spends). */
+export const videoLinkGet = (body: In<typeof videoDownloadRequest>) =>
+  sendJson<Out<typeof videoLinkResponse>>('POST', '/api/video/link', body);
 export const recentDownloadsGet = () => sendJson<Out<typeof recentDownloadsResponse>>('GET', '/api/downloads/recent');
 export const downloadsClear = () => sendJson<Out<typeof clearDownloadsResponse>>('DELETE', '/api/downloads');
 export const platformsGet = () => sendJson<Out<typeof platformsResponse>>('GET', '/api/platforms');

@@ -1,12 +1,12 @@
 // Audio extractor (decision 0092 'Audio extractor screen', 'Audio input', 'Toasts'): a video link in,
 // an MP3 (192 kbit/s) out, with a preview player and a download link served by this product.
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Clock, Download, FileAudio, HardDrive, Music, User } from 'lucide-react';
 import type { AudioResult } from '@shared/contracts/audio';
 import { platformOfLink } from '@shared/platform-links';
 import { usePlatforms } from '../hooks/use-platforms';
-import { audioExtract } from '../lib/api';
+import { audioExtract, videoLinkGet } from '../lib/api';
 import { serverMessage } from '../lib/api-error';
 import { progressLabel, progressNote, useMediaJob } from '../hooks/use-media-job';
 import { formatDuration, formatFileSize } from '../lib/format';
@@ -23,6 +23,13 @@ export default function AudioExtractorPage() {
   // The link's platform, when it keeps the post's sound as a file of its own.
   const linked = platformOfLink(resultLink, platforms);
   const soundOf = linked?.separateSound ? linked : null;
+  // The original sound's link spends a download, so it carries a key made for this person (decision 0082).
+  const soundLink = useQuery({
+    queryKey: ['/api/video/link', resultLink, 'sound'],
+    queryFn: () => videoLinkGet({ url: resultLink, quality: 'sound' }),
+    enabled: !!soundOf && !!resultLink,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
   const extract = useMutation({
     mutationFn: job.run,
@@ -131,10 +138,10 @@ export default function AudioExtractorPage() {
             Download MP3
           </a>
           {/* The sound as the platform stores it, copied (issue 28), through the downloader's own link. */}
-          {soundOf && (
+          {soundOf && soundLink.data && (
             <>
               <a
-                href={`/api/video/download?url=${encodeURIComponent(resultLink)}&quality=sound`}
+                href={soundLink.data.url}
                 download
                 className={
                   'mt-2 flex w-full items-center justify-center gap-2 rounded-lg ' +

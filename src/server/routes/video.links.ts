@@ -5,6 +5,7 @@ import { DEFAULT_PLATFORM } from '../platforms/default.js';
 
 export const VIDEO_PATHS = {
   info: '/api/video/info',
+  link: '/api/video/link',
   download: '/api/video/download',
   stream: '/api/video/stream/:id',
   image: '/api/video/image/:id/:n',

@@ -6,21 +6,31 @@ import { signedInUser } from '../plugins/guards.js';
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
-import { videoDownloadRequest, videoInfo, videoInfoRequest } from '../../shared/contracts/index.js';
+import {
+  spendKeyQuery,
+  videoDownloadRequest,
+  videoInfo,
+  videoInfoRequest,
+  videoLinkResponse,
+} from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { fail, retryAfter } from '../errors.js';
 import { sendRelayed } from '../lib/send-relayed.js';
-import { VIDEO_PATHS } from './video.links.js';
+import { downloadUrl, VIDEO_PATHS } from './video.links.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
 import { PICTURE_KINDS } from '../services/video.service.js';
 import { downloadHeaders } from '../lib/download-headers.js';
 import { personAsked } from '../lib/person-asked.js';
+import { createSpendLinks } from '../lib/spend-links.js';
 
 export function videoRoutes(app: ZApp, ctx: RouteContext) {
   const { video, downloads } = ctx.services;
   const { lookupsPerIp, lookupsPerUser, mediaPerCaller } = ctx.limits;
+  // Spending GETs carry a key made for the person (lib/spend-links.ts, decision 0082).
+  const links = createSpendLinks(ctx.config.sessionSecret);
+  const asked = { links, currentUser: ctx.guards.currentUser };
 
   const limitLookups = guard(['rate_limited'], async (request: FastifyRequest) => {
     const user = await ctx.guards.currentUser(request);
@@ -42,7 +52,32 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
       config: { errors: LOOKUP_ERRORS },
       schema: { body: videoInfoRequest, response: { 200: videoInfo } },
     },
-    async (request, reply) => (await video.getInfo(request.body.url, abortOnDisconnect(reply))).info,
+    async (request, reply) => {
+      const { info } = await video.getInfo(request.body.url, abortOnDisconnect(reply));
+      const user = await ctx.guards.currentUser(request);
+      if (!user) return info;
+      // The person's own spending links, keyed for them (their card's <video> and option links).
+      const key = (link: string) => links.sign(user.id, link);
+      return {
+        ...info,
+        videoUrl: key(info.videoUrl),
+        downloadOptions: info.downloadOptions.map((o) => ({ ...o, url: key(o.url) })),
+      };
+    },
+  );
+
+  // A keyed download link for a script or a page holding only the post's link (POST: the Origin
+  // check stands before it, so only this site's pages and the person's own scripts get one).
+  app.post(
+    VIDEO_PATHS.link,
+    {
+      preHandler: ctx.guards.user,
+      config: { errors: [] },
+      schema: { body: videoDownloadRequest, response: { 200: videoLinkResponse } },
+    },
+    async (request) => ({
+      url: links.sign(signedInUser(request).id, downloadUrl(request.body.url, request.body.quality)),
+    }),
   );
 
   app.post(
@@ -56,18 +91,19 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
 
   // The link each download option advertises (`downloadOptions[].url`): the same download, for a
   // browser link or `curl -b cookies`. A GET is not covered by the Origin check: only the person's
-  // own navigation spends a download, never an <img> or another site (lib/person-asked.ts, 0046).
+  // own navigation or keyed link spends a download, never an <img> or another site (0046, 0082).
   app.get(
     VIDEO_PATHS.download,
     {
-      preHandler: [personAsked(), ctx.guards.user],
+      preHandler: [personAsked(asked), ctx.guards.user],
       config: { errors: DOWNLOAD_ERRORS },
-      schema: { querystring: videoDownloadRequest },
+      schema: { querystring: videoDownloadRequest.extend(spendKeyQuery.shape) },
     },
     async (request, reply) => {
       const user = request.user;
       if (!user) throw fail('auth.required'); // the guard ran; this only narrows the type
-      return sendRelayed(reply, await downloads.start(user, request.query, abortOnDisconnect(reply)));
+      const { url, quality } = request.query;
+      return sendRelayed(reply, await downloads.start(user, { url, quality }, abortOnDisconnect(reply)));
     },
   );
 
@@ -86,10 +122,10 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     VIDEO_PATHS.stream,
     {
-      preHandler: [personAsked({ media: true }), ctx.guards.user],
+      preHandler: [personAsked(asked, { media: true }), ctx.guards.user],
       // Not Pro: a short clip made by a media job (decision 0010).
       config: { errors: [...MEDIA_JOB_ERRORS, 'rate_limited'] },
-      schema: { params: idParams, querystring: byIdQuery },
+      schema: { params: idParams, querystring: byIdQuery.extend(spendKeyQuery.shape) },
     },
     async (request, reply) => {
       const { platform } = request.query;

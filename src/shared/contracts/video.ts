@@ -60,6 +60,15 @@ export const videoDownloadRequest = z.object({
 });
 export type VideoDownloadRequest = z.infer<typeof videoDownloadRequest>;
 
+/**
+ * `t`: the key on a link that spends a download or starts media work, made for the signed-in person
+ * (`POST /api/video/info` option and preview links, `POST /api/video/link`). Needed when the request
+ * carries no Fetch Metadata (curl, or any browser on a plain-http address); expires (decision 0082).
+ */
+export const spendKeyQuery = z.object({ t: z.string().max(100).optional() });
+/** `POST /api/video/link`: the `GET /api/video/download` link for that body, keyed for the person. */
+export const videoLinkResponse = z.object({ url: z.string() });
+
 export const recentDownload = z.object({
   id: z.number().int(),
   url: z.string(),
