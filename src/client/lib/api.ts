@@ -2,6 +2,7 @@
 // from the zod schemas of src/shared/contracts (type-only imports: no zod in the client bundle);
 // failures throw ApiError (api-error.ts). Components call these, never fetch.
 import type { z } from 'zod';
+import { API_PATHS } from '@shared/api-paths';
 import type { audioExtractRequest, audioResultSchema } from '@shared/contracts/audio';
 import type { authProviders, authSession, authUser, loginRequest, registerRequest } from '@shared/contracts/auth';
 import type { batchCreateRequest, batchCreated, batchView } from '@shared/contracts/batch';
@@ -66,12 +67,12 @@ export const authLogin = (body: In<typeof loginRequest>) =>
 
 // Videos and downloads
 export const videoInfoFetch = (body: In<typeof videoInfoRequest>) =>
-  sendJson<Out<typeof videoInfo>>('POST', '/api/video/info', body);
+  sendJson<Out<typeof videoInfo>>('POST', API_PATHS.videoInfo, body);
 /** The file itself, streamed: the caller reads the body for its progress. */
-export const videoDownload = (body: In<typeof videoDownloadRequest>) => send('POST', '/api/video/download', body);
+export const videoDownload = (body: In<typeof videoDownloadRequest>) => send('POST', API_PATHS.videoDownload, body);
 /** A `GET /api/video/download` link keyed for the signed-in person (an <a download> that spends). */
 export const videoLinkGet = (body: In<typeof videoDownloadRequest>) =>
-  sendJson<Out<typeof videoLinkResponse>>('POST', '/api/video/link', body);
+  sendJson<Out<typeof videoLinkResponse>>('POST', API_PATHS.videoLink, body);
 export const recentDownloadsGet = () => sendJson<Out<typeof recentDownloadsResponse>>('GET', '/api/downloads/recent');
 export const downloadsClear = () => sendJson<Out<typeof clearDownloadsResponse>>('DELETE', '/api/downloads');
 export const platformsGet = () => sendJson<Out<typeof platformsResponse>>('GET', '/api/platforms');

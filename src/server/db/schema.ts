@@ -109,7 +109,7 @@ export const downloads = pgTable(
     videoId: varchar('video_id', { length: 128 }),
     title: text('title'),
     author: varchar('author', { length: 255 }),
-    // The video had a thumbnail: its link (routes/video.links.ts thumbnailUrl) is made from the ids when answered.
+    // The video had a thumbnail: its link (shared/api-paths.ts videoLinks) is made from the ids when answered.
     hasThumbnail: boolean('has_thumbnail').notNull().default(false),
     duration: integer('duration'),
     views: bigint('views', { mode: 'number' }),

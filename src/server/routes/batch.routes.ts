@@ -3,13 +3,10 @@ import { z } from 'zod';
 import { signedInUser } from '../plugins/guards.js';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
+import { API_PATHS } from '../../shared/api-paths.js';
 import { batchCreated, batchCreateRequest, batchList, batchView } from '../../shared/contracts/index.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { downloadHeaders } from '../lib/download-headers.js';
-
-/** A batch's ZIP: a signed, expiring link (batch.service.ts signs it), usable in a plain <a download>. */
-export const batchZipUrl = (batchId: string, exp: number, sig: string) =>
-  `/api/batch/${encodeURIComponent(batchId)}/zip?exp=${exp}&sig=${sig}`;
 
 export function batchRoutes(app: ZApp, ctx: RouteContext) {
   const { batch } = ctx.services;
@@ -53,7 +50,7 @@ export function batchRoutes(app: ZApp, ctx: RouteContext) {
     sig: z.string().regex(/^[\w-]{20,100}$/, 'Invalid link'),
   });
   app.get(
-    '/api/batch/:id/zip',
+    API_PATHS.batchZip,
     {
       config: { errors: ['batch.not_found', 'media.link_invalid', 'media.link_expired'] },
       schema: { params: idParams, querystring: zipQuery },

@@ -2,17 +2,13 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
+import { API_PATHS } from '../../shared/api-paths.js';
 
 const relayQuery = z.object({ u: z.string().min(1).max(2000), s: z.string().min(1).max(64) });
 
-const IMAGES_PATH = '/api/images';
-/** A relay link to a picture of another site, signed by image-relay.ts. */
-export const imageRelayUrl = (url: string, signature: string) =>
-  `${IMAGES_PATH}?u=${encodeURIComponent(url)}&s=${encodeURIComponent(signature)}`;
-
 export function imagesRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
-    IMAGES_PATH,
+    API_PATHS.images,
     {
       config: {
         errors: ['not_found', 'upstream.unavailable', 'upstream.timeout', 'upstream.too_large', 'upstream.blocked'],

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
+import { API_PATHS } from '../../shared/api-paths.js';
 import { downloadHeaders } from '../lib/download-headers.js';
 
 const query = z.object({
@@ -14,13 +15,9 @@ const params = z.object({
   file: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'This download link is not valid.'),
 });
 
-/** A stored result's expiring link (adapters/storage/signed-links.ts signs it). */
-export const mediaResultUrl = (key: string, exp: number, sig: string) =>
-  `/api/media/${key.split('/').map(encodeURIComponent).join('/')}?exp=${exp}&sig=${sig}`;
-
 export function mediaRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
-    '/api/media/:kind/:file',
+    API_PATHS.mediaResult,
     {
       config: { errors: ['media.link_invalid', 'media.link_expired', 'media.range', 'not_found'] },
       schema: { querystring: query, params },

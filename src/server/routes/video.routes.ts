@@ -16,13 +16,13 @@ import {
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
 import { fail, retryAfter } from '../errors.js';
 import { sendRelayed } from '../lib/send-relayed.js';
-import { downloadUrl, VIDEO_PATHS } from './video.links.js';
+import { API_PATHS, downloadUrl } from '../../shared/api-paths.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
 import { fileStem } from '../services/download.service.js';
 import { slideName } from '../services/photo-post.service.js';
 import { PICTURE_KINDS } from '../services/video.service.js';
 import { downloadHeaders } from '../lib/download-headers.js';
-import { personAsked } from '../lib/person-asked.js';
+import { personAsked } from '../plugins/person-asked.js';
 import { createSpendLinks } from '../lib/spend-links.js';
 
 export function videoRoutes(app: ZApp, ctx: RouteContext) {
@@ -46,7 +46,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   }
 
   app.post(
-    VIDEO_PATHS.info,
+    API_PATHS.videoInfo,
     {
       preHandler: limitLookups,
       config: { errors: LOOKUP_ERRORS },
@@ -69,7 +69,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   // A keyed download link for a script or a page holding only the post's link (POST: the Origin
   // check stands before it, so only this site's pages and the person's own scripts get one).
   app.post(
-    VIDEO_PATHS.link,
+    API_PATHS.videoLink,
     {
       preHandler: ctx.guards.user,
       config: { errors: [] },
@@ -81,7 +81,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   );
 
   app.post(
-    VIDEO_PATHS.download,
+    API_PATHS.videoDownload,
     { preHandler: ctx.guards.user, config: { errors: DOWNLOAD_ERRORS }, schema: { body: videoDownloadRequest } },
     async (request, reply) => {
       const signal = abortOnDisconnect(reply);
@@ -93,7 +93,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   // browser link or `curl -b cookies`. A GET is not covered by the Origin check: only the person's
   // own navigation or keyed link spends a download, never an <img> or another site (0046, 0082).
   app.get(
-    VIDEO_PATHS.download,
+    API_PATHS.videoDownload,
     {
       preHandler: [personAsked(asked), ctx.guards.user],
       config: { errors: DOWNLOAD_ERRORS },
@@ -120,7 +120,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   // The card's <video>: a free preview clip is a media job, so only a media element (or the person's
   // own navigation) starts it, never a picture in a post.
   app.get(
-    VIDEO_PATHS.stream,
+    API_PATHS.videoStream,
     {
       preHandler: [personAsked(asked, { media: true }), ctx.guards.user],
       // Not Pro: a short clip made by a media job (decision 0010).
@@ -167,7 +167,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   });
   const slideQuery = byIdQuery.extend({ download: z.enum(['1']).optional() });
   app.get(
-    VIDEO_PATHS.image,
+    API_PATHS.videoImage,
     {
       config: { errors: [...MEDIA_ERRORS, 'video.no_slide', 'rate_limited'] },
       schema: { params: slideParams, querystring: slideQuery },
@@ -195,7 +195,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   // A post's cover, animated cover or author's picture (issue 28), byte for byte like a slide.
   const pictureParams = idParams.extend({ kind: z.enum(PICTURE_KINDS, { error: 'Unknown picture' }) });
   app.get(
-    VIDEO_PATHS.picture,
+    API_PATHS.videoPicture,
     {
       config: { errors: [...MEDIA_ERRORS, 'video.no_thumbnail', 'rate_limited'] },
       schema: { params: pictureParams, querystring: slideQuery },
@@ -222,7 +222,7 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
   );
 
   app.get(
-    VIDEO_PATHS.thumbnail,
+    API_PATHS.videoThumbnail,
     {
       config: { errors: [...MEDIA_ERRORS, 'video.no_thumbnail', 'rate_limited'] },
       schema: { params: idParams, querystring: byIdQuery },

@@ -22,7 +22,7 @@ import type { PhotoPostService } from './photo-post.service.js';
 import type { RemuxService } from './remux.service.js';
 import type { ScheduledTask } from './schedules.service.js';
 import type { VideoService } from './video.service.js';
-import { batchZipUrl } from '../routes/batch.routes.js';
+import { batchZipUrl } from '../../shared/api-paths.js';
 
 const notFound = () => fail('batch.not_found');
 

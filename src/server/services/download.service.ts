@@ -28,7 +28,7 @@ function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
 import { MeteredBody } from './metered-body.js';
 import { peekSound } from '../adapters/media/mp4-head.js';
 import { downloadHeaders } from '../lib/download-headers.js';
-import { thumbnailUrl } from '../routes/video.links.js';
+import { VIDEO_LINKS } from '../platforms/default.js';
 
 /** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
 const SHARPER = /^\d+p$/;
@@ -337,7 +337,7 @@ export function createDownloadService(deps: {
         videoId: r.videoId,
         title: r.title,
         author: r.author,
-        thumbnail: r.hasThumbnail && r.videoId ? thumbnailUrl(r.videoId, r.platform) : null,
+        thumbnail: r.hasThumbnail && r.videoId ? VIDEO_LINKS.thumbnail(r.videoId, r.platform) : null,
         duration: r.duration,
         views: r.views,
         likes: r.likes,

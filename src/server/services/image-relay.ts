@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../errors.js';
 import type { HttpClient } from '../adapters/http/index.js';
-import { imageRelayUrl } from '../routes/images.routes.js';
+import { imageRelayUrl } from '../../shared/api-paths.js';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const CACHE_BYTES = 32 * 1024 * 1024;

@@ -36,7 +36,8 @@ import type {
 import { optionFile, slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 import { unsupportedLink } from '../platforms/errors.js';
-import { downloadUrl, pictureUrl, slideUrl, streamUrl, thumbnailUrl } from '../routes/video.links.js';
+import { downloadUrl } from '../../shared/api-paths.js';
+import { VIDEO_LINKS } from '../platforms/default.js';
 
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_ENTRIES = 2000;
@@ -88,8 +89,8 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     title: p.title,
     author: p.author,
     platform: v.ref.platform,
-    thumbnail: p.thumbnailUrl ? thumbnailUrl(p.id, platform) : null,
-    videoUrl: streamUrl(p.id, platform),
+    thumbnail: p.thumbnailUrl ? VIDEO_LINKS.thumbnail(p.id, platform) : null,
+    videoUrl: VIDEO_LINKS.stream(p.id, platform),
     duration: p.duration,
     views: p.views,
     likes: p.likes,
@@ -103,7 +104,8 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
   const pictures = PICTURE_KINDS.filter((k) => pictureUrls(p, k).length);
-  if (pictures.length) info.pictures = pictures.map((kind) => ({ kind, url: pictureUrl(p.id, kind, platform) }));
+  if (pictures.length)
+    info.pictures = pictures.map((kind) => ({ kind, url: VIDEO_LINKS.picture(p.id, kind, platform) }));
   // The post's own sound, copied (issue 28): beside the video files, or a photo post's two files.
   const sound = p.originalSound?.sources[0];
   const soundOption = sound && {
@@ -119,7 +121,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
     return info;
   }
   info.images = p.images.map((s, i) => ({
-    url: slideUrl(p.id, i + 1, platform),
+    url: VIDEO_LINKS.slide(p.id, i + 1, platform),
     width: s.width,
     height: s.height,
   }));

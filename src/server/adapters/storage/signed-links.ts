@@ -2,7 +2,7 @@
 // the capability (it works in a plain <a download>), so it is bound to the key and expiry and
 // signed with a key derived from the session secret.
 import crypto from 'node:crypto';
-import { mediaResultUrl } from '../../routes/media.routes.js';
+import { mediaResultUrl } from '../../../shared/api-paths.js';
 
 function mac(secret: string, key: string, exp: number): string {
   const k = crypto.createHmac('sha256', secret).update('media-link-v1').digest();

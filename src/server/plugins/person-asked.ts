@@ -13,8 +13,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { User } from '../db/repositories/users.repository.js';
 import { fail } from '../errors.js';
-import { guard } from '../plugins/route-errors.js';
-import type { SpendLinks } from './spend-links.js';
+import { guard } from './route-errors.js';
+import type { SpendLinks } from '../lib/spend-links.js';
 
 const NAVIGATION_DESTS = new Set(['document', 'empty']);
 const MEDIA_DESTS = new Set(['video', 'audio']);
