@@ -15,7 +15,14 @@ export function imagesRoutes(app: ZApp, ctx: AppContext) {
     IMAGES_PATH,
     {
       config: {
-        errors: ['not_found', 'upstream.unavailable', 'upstream.timeout', 'upstream.too_large', 'upstream.blocked'],
+        errors: [
+          'not_found',
+          'upstream.unavailable',
+          'upstream.timeout',
+          'upstream.too_large',
+          'upstream.blocked',
+          'upstream.not_media',
+        ],
       },
       schema: { querystring: relayQuery },
     },
