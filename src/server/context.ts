@@ -94,7 +94,16 @@ export function createContext(config: Config, database: Database, logger: Logger
     batches: createBatchesRepository(db),
     captionProjects: createCaptionProjectsRepository(db),
   };
-  const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
+  const http =
+    overrides.http ??
+    createHttpClient({
+      hostMap: config.UPSTREAM_HOST_MAP,
+      transferLimits: {
+        minBytesPerSecond: config.UPSTREAM_MIN_KBPS * 1024,
+        windowMs: config.UPSTREAM_STALL_SECONDS * 1000,
+        deadlineMs: config.UPSTREAM_DEADLINE_SECONDS * 1000,
+      },
+    });
   const adapters = {
     // OIDC requests go through the guarded client too (the issuer's origin, decision 0017).
     oidc:

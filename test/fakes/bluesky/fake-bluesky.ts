@@ -43,7 +43,15 @@ export async function startFakeBluesky() {
   const blobs = new Map<string, Served>(); // `${did} ${cid}` -> file
   const files = new Map<string, Served>(); // CDN path -> file
   const requests: string[] = [];
-  const state = { pdsDown: false, plcDown: false, blobBytesPerSecond: 0 };
+  const state = {
+    pdsDown: false,
+    plcDown: false,
+    blobBytesPerSecond: 0,
+    /** A PDS that trickles: `bytes` of each blob every `everyMs`, never silent long enough to time out. */
+    blobTrickle: null as { bytes: number; everyMs: number } | null,
+    /** Blob transfers trickling right now (each ends when our side closes the connection). */
+    trickling: 0,
+  };
   let seq = 0;
 
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
@@ -62,6 +70,22 @@ export async function startFakeBluesky() {
     });
     const stream = fs.createReadStream(s.file, { start, end, highWaterMark: 256 * 1024 });
     await pipeline(bytesPerSecond ? stream.pipe(pace(bytesPerSecond)) : stream, res).catch(() => res.destroy());
+  }
+
+  function trickle(res: http.ServerResponse, s: Served, o: { bytes: number; everyMs: number }) {
+    const bytes = fs.readFileSync(s.file);
+    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length });
+    state.trickling++;
+    let sent = 0;
+    const timer = setInterval(() => {
+      res.write(bytes.subarray(sent, sent + o.bytes));
+      sent += o.bytes;
+      if (sent >= bytes.length) res.end();
+    }, o.everyMs);
+    res.once('close', () => {
+      clearInterval(timer);
+      state.trickling--;
+    });
   }
 
   const server = http.createServer((req, res) => {
@@ -103,6 +127,7 @@ export async function startFakeBluesky() {
       if (url.pathname !== '/xrpc/com.atproto.sync.getBlob') return json(res, 404, { error: 'XRPCNotSupported' });
       const s = blobs.get(`${q('did')} ${q('cid')}`);
       if (!s) return json(res, 400, { error: 'BlobNotFound', message: 'Blob not found' });
+      if (state.blobTrickle) return trickle(res, s, state.blobTrickle);
       return void send(req, res, s, state.blobBytesPerSecond);
     }
     const s = files.get(url.pathname);
