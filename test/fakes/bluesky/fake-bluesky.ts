@@ -74,7 +74,7 @@ export async function startFakeBluesky() {
 
   function trickle(res: http.ServerResponse, s: Served, o: { bytes: number; everyMs: number }) {
     const bytes = fs.readFileSync(s.file);
-    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length });
+    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length }).flushHeaders(); // headers at once
     state.trickling++;
     let sent = 0;
     const timer = setInterval(() => {
