@@ -4,9 +4,9 @@
  * limits, over any body of either transport (undici's or the bulk one):
  *
  *  - a floor: in each window of `windowMs` after the headers, at least `minBytesPerSecond` on
- *    average, judged only in windows where the reader kept asking. A reader that falls behind (a
- *    phone downloading over a slow link) stops the upstream itself; that window is not the site's
- *    fault and is not judged;
+ *    average, judged only in windows where we never held the site back. A reader that falls
+ *    behind (a phone downloading over a slow link) fills our buffer, and a full buffer stops the
+ *    upstream: that window is not the site's fault and is not judged;
  *  - a deadline for the whole transfer, from the request to the last body byte.
  *
  * Either cut destroys the body with `upstream.timeout` (variant `slow` / `deadline`): the consumer
@@ -20,7 +20,7 @@ import type { Readable } from 'node:stream';
 import { HttpClientError } from './http-errors.js';
 
 export interface TransferLimits {
-  /** Least average rate over a window in which the reader kept asking; 0: no floor. */
+  /** Least average rate over a window in which our buffer never filled; 0: no floor. */
   minBytesPerSecond: number;
   windowMs: number;
   /** Longest whole transfer, headers included; 0: none. */
@@ -50,7 +50,7 @@ export function guardTransfer(body: Readable, limits: TransferLimits, startedAt:
   };
 
   const cut = (variant: 'slow' | 'deadline') => body.destroy(new HttpClientError('timeout', variant));
-  const window =
+  const ticker =
     floor > 0
       ? setInterval(() => {
           const judged = !behindThisWindow;
@@ -63,10 +63,10 @@ export function guardTransfer(body: Readable, limits: TransferLimits, startedAt:
     limits.deadlineMs > 0
       ? setTimeout(() => cut('deadline'), Math.max(0, startedAt + limits.deadlineMs - Date.now()))
       : undefined;
-  window?.unref();
+  ticker?.unref();
   deadline?.unref();
   function stop() {
-    clearInterval(window);
+    clearInterval(ticker);
     clearTimeout(deadline);
   }
   body.once('close', stop);
