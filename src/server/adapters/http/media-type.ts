@@ -27,6 +27,16 @@ export const RELAYABLE_TYPES: ReadonlySet<string> = new Set([
   'image/heic',
 ]);
 
+/** Common misspellings of listed types, sent on under the right name. */
+const ALIASES: Readonly<Record<string, string>> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-mp3': 'audio/mpeg',
+  'audio/m4a': 'audio/mp4',
+  'video/x-m4v': 'video/mp4',
+};
+
 /** Answers that name no type: sent on as what the relay expects (and never sniffed: nosniff). */
 const UNLABELLED = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 const TYPE_NAME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
@@ -38,6 +48,7 @@ const TYPE_NAME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0
 export function relayableType(contentType: string | undefined, fallback: string): string {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (RELAYABLE_TYPES.has(type)) return type;
+  if (Object.hasOwn(ALIASES, type)) return ALIASES[type];
   if (UNLABELLED.has(type)) return fallback;
   throw TYPE_NAME.test(type)
     ? fail('upstream.not_media', { type })
