@@ -60,6 +60,12 @@ export const envSchema = z.object({
       .filter(Boolean),
   ),
   UPSTREAM_HOST_MAP: hostMap,
+  // A site sending slowly may not hold a transfer (issue 42): at least UPSTREAM_MIN_KBPS on average
+  // in every UPSTREAM_STALL_SECONDS window in which our reader kept asking (0: no floor), and the
+  // whole transfer within UPSTREAM_DEADLINE_SECONDS (0: none).
+  UPSTREAM_MIN_KBPS: z.coerce.number().min(0).max(1_000_000).default(8),
+  UPSTREAM_STALL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  UPSTREAM_DEADLINE_SECONDS: z.coerce.number().min(0).max(86_400).default(3600),
   // Open connections one address may hold (0 = no ceiling; off behind TRUST_PROXY, where every
   // client shares the proxy's address).
   CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(64),

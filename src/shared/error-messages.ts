@@ -247,7 +247,11 @@ export const ERROR_CATALOGUE = {
   'upstream.timeout': {
     status: 424,
     message: 'The site took too long to answer.',
-    variants: { stalled: 'The download stalled: nothing was read for too long.' },
+    variants: {
+      stalled: 'The download stalled: nothing was read for too long.',
+      slow: 'The site sent the file too slowly.',
+      deadline: 'The site took too long to send the whole file.',
+    },
   },
   'upstream.too_large': {
     status: 424,
@@ -257,6 +261,11 @@ export const ERROR_CATALOGUE = {
   'upstream.incomplete': {
     status: 502,
     message: 'The video file stopped arriving before it was complete. Please try again.',
+  },
+  'upstream.not_media': {
+    status: 424,
+    message: 'The site sent a file of type {type}, not a video, sound or picture.',
+    variants: { unnamed: 'The site sent a file of a type it did not name properly, not a video, sound or picture.' },
   },
 
   // Media processing, results and their links

@@ -42,6 +42,7 @@ describe.each(DB_KINDS)('pages (%s)', (db) => {
       asked.push(req.url ?? '');
       if (req.url === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>');
       if (req.url === '/fake.png') return res.writeHead(200, { 'content-type': 'image/png' }).end('<svg onload=x>');
+      if (req.url === '/pic.svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg/>');
       res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     });
     await new Promise<void>((r) => pictures.listen(0, '127.0.0.1', r));
@@ -158,8 +159,12 @@ describe.each(DB_KINDS)('pages (%s)', (db) => {
     expect((await t.client().get(forged)).status).toBe(404);
     expect((await t.client().get('/api/images?u=x')).status).toBe(400);
     expect(asked).not.toContain('/other.png');
-    // Only pictures: a page, or "image/png" that is not one, is refused.
-    for (const file of ['page.html', 'fake.png']) {
+    // Only raster pictures: a page, an SVG, or "image/png" that is not one, is refused naming what came.
+    for (const [file, says] of [
+      ['page.html', 'text/html'],
+      ['pic.svg', 'image/svg+xml'],
+      ['fake.png', 'did not name properly'],
+    ]) {
       const c = await pro.post('/api/trending-videos', {
         title: file,
         videoUrl: 'https://www.tiktok.com/@a/video/7000000000000000003',
@@ -167,7 +172,12 @@ describe.each(DB_KINDS)('pages (%s)', (db) => {
         thumbnailUrl: `https://pics.example.com/${file}`,
       });
       const src = (await c.json()).thumbnailSrc;
-      expect((await t.client().get(src)).status, file).toBe(404);
+      const refused = await t.client().get(src);
+      expect(refused.status, file).toBe(424);
+      expect(refused.headers.get('content-type'), file).toMatch(/^application\/json/);
+      const body = await refused.json();
+      expect(body.code, file).toBe('upstream.not_media');
+      expect(body.message, file).toContain(says);
     }
   });
 

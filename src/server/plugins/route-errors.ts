@@ -46,6 +46,7 @@ export const LOOKUP_ERRORS: readonly ErrorCode[] = [
 export const MEDIA_ERRORS: readonly ErrorCode[] = [
   ...LOOKUP_ERRORS,
   'upstream.incomplete',
+  'upstream.not_media',
   'upstream.too_large',
   'request.range',
 ];

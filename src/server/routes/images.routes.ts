@@ -11,7 +11,14 @@ export function imagesRoutes(app: ZApp, ctx: RouteContext) {
     API_PATHS.images,
     {
       config: {
-        errors: ['not_found', 'upstream.unavailable', 'upstream.timeout', 'upstream.too_large', 'upstream.blocked'],
+        errors: [
+          'not_found',
+          'upstream.unavailable',
+          'upstream.timeout',
+          'upstream.too_large',
+          'upstream.blocked',
+          'upstream.not_media',
+        ],
       },
       schema: { querystring: relayQuery },
     },

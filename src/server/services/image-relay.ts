@@ -74,9 +74,15 @@ export function createImageRelay(deps: { secret: string; http: HttpClient }) {
       await res.dump();
       throw fail('not_found');
     }
+    // A page, an SVG or any document is refused by its type before a byte is read (issue 42); what
+    // is read must then be a raster picture by its first bytes, whatever it was called.
+    const declared = res.mediaType('image/jpeg');
     const body = await res.bytes(MAX_BYTES);
     const contentType = sniffImageType(body);
-    if (!contentType) throw fail('not_found');
+    if (!contentType)
+      throw declared.startsWith('image/')
+        ? fail('upstream.not_media', { variant: 'unnamed' })
+        : fail('upstream.not_media', { type: declared });
     return { body, contentType };
   }
 
@@ -93,7 +99,7 @@ export function createImageRelay(deps: { secret: string; http: HttpClient }) {
     /** A user's picture: the relay link, never one of this product's own paths (relayOnly). */
     relayed,
 
-    /** The picture behind a link this server signed; 404 for a forged link or anything not an image. */
+    /** The picture behind a link this server signed; 404 for a forged link, `upstream.not_media` for anything not a picture. */
     async open(url: string, signature: string): Promise<RelayedImage> {
       const expected = Buffer.from(sign(url));
       const given = Buffer.from(signature);

@@ -241,11 +241,13 @@ export function createVideoService(deps: {
       urls = option.urls;
     }
     const res = await platformOf(video).openMedia(urls, video, o);
+    // Only a video, sound or picture goes on (never a page or an SVG from the site: issue 42).
+    const contentType = res.mediaType(req.kind === 'video' ? 'video/mp4' : 'audio/mpeg');
     const length = Number(res.header('content-length'));
     return {
       stream: res.body,
       status: res.status,
-      contentType: res.header('content-type') ?? (req.kind === 'video' ? 'video/mp4' : 'audio/mpeg'),
+      contentType,
       contentLength: Number.isFinite(length) && res.header('content-length') !== undefined ? length : null,
       contentRange: res.header('content-range') ?? null,
       video,
@@ -330,10 +332,11 @@ export function createVideoService(deps: {
           ? fail('video.no_slide', { slides: video.video.images.length })
           : fail('video.no_slide', { variant: 'not_photo' });
       const res = await platformOf(video).openMedia(slide.urls, video, { signal, maxBytes: MAX_SLIDE_BYTES });
+      const contentType = res.mediaType('image/jpeg');
       const length = Number(res.header('content-length'));
       return {
         stream: res.body,
-        contentType: res.header('content-type') ?? 'image/jpeg',
+        contentType,
         contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null,
         video,
       };
@@ -344,10 +347,11 @@ export function createVideoService(deps: {
       const urls = pictureUrls(video.video, kind);
       if (!urls.length) throw fail('video.no_thumbnail');
       const res = await platformOf(video).openMedia(urls, video, { signal, maxBytes: 10 * 1024 * 1024 });
+      const contentType = res.mediaType('image/jpeg');
       const length = Number(res.header('content-length'));
       return {
         stream: res.body,
-        contentType: res.header('content-type') ?? 'image/jpeg',
+        contentType,
         contentLength: res.header('content-length') !== undefined && Number.isFinite(length) ? length : null,
         video,
       };
@@ -360,7 +364,7 @@ export function createVideoService(deps: {
         signal,
         maxBytes: 5 * 1024 * 1024,
       });
-      return { stream: res.body, contentType: res.header('content-type') ?? 'image/jpeg' };
+      return { stream: res.body, contentType: res.mediaType('image/jpeg') };
     },
   };
 }

@@ -32,7 +32,17 @@ export function createAdapters(
   logger: Logger,
   overrides: AdapterOverrides = {},
 ) {
-  const http = overrides.http ?? createHttpClient({ hostMap: config.UPSTREAM_HOST_MAP });
+  // Other sites must keep sending: below a floor, or past the deadline, a transfer is cut (0084).
+  const http =
+    overrides.http ??
+    createHttpClient({
+      hostMap: config.UPSTREAM_HOST_MAP,
+      transferLimits: {
+        minBytesPerSecond: config.UPSTREAM_MIN_KBPS * 1024,
+        windowMs: config.UPSTREAM_STALL_SECONDS * 1000,
+        deadlineMs: config.UPSTREAM_DEADLINE_SECONDS * 1000,
+      },
+    });
   // Jobs (issue 21): one queue on the database for media work, scheduled tasks and batch items. On
   // PGlite it starts after the server answers (decision 0075); what requests send meanwhile waits
   // until `queuesUp` opens, once every queue is declared.

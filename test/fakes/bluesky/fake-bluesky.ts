@@ -43,7 +43,15 @@ export async function startFakeBluesky() {
   const blobs = new Map<string, Served>(); // `${did} ${cid}` -> file
   const files = new Map<string, Served>(); // CDN path -> file
   const requests: string[] = [];
-  const state = { pdsDown: false, plcDown: false, blobBytesPerSecond: 0 };
+  const state = {
+    pdsDown: false,
+    plcDown: false,
+    blobBytesPerSecond: 0,
+    /** A PDS that trickles: `bytes` of each blob every `everyMs`, never silent long enough to time out. */
+    blobTrickle: null as { bytes: number; everyMs: number } | null,
+    /** Blob transfers trickling right now (each ends when our side closes the connection). */
+    trickling: 0,
+  };
   let seq = 0;
 
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
@@ -62,6 +70,22 @@ export async function startFakeBluesky() {
     });
     const stream = fs.createReadStream(s.file, { start, end, highWaterMark: 256 * 1024 });
     await pipeline(bytesPerSecond ? stream.pipe(pace(bytesPerSecond)) : stream, res).catch(() => res.destroy());
+  }
+
+  function trickle(res: http.ServerResponse, s: Served, o: { bytes: number; everyMs: number }) {
+    const bytes = fs.readFileSync(s.file);
+    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length }).flushHeaders(); // headers at once
+    state.trickling++;
+    let sent = 0;
+    const timer = setInterval(() => {
+      res.write(bytes.subarray(sent, sent + o.bytes));
+      sent += o.bytes;
+      if (sent >= bytes.length) res.end();
+    }, o.everyMs);
+    res.once('close', () => {
+      clearInterval(timer);
+      state.trickling--;
+    });
   }
 
   const server = http.createServer((req, res) => {
@@ -103,6 +127,7 @@ export async function startFakeBluesky() {
       if (url.pathname !== '/xrpc/com.atproto.sync.getBlob') return json(res, 404, { error: 'XRPCNotSupported' });
       const s = blobs.get(`${q('did')} ${q('cid')}`);
       if (!s) return json(res, 400, { error: 'BlobNotFound', message: 'Blob not found' });
+      if (state.blobTrickle) return trickle(res, s, state.blobTrickle);
       return void send(req, res, s, state.blobBytesPerSecond);
     }
     const s = files.get(url.pathname);
@@ -122,19 +147,26 @@ export async function startFakeBluesky() {
   /** Serves a post's pictures, thumbnails and avatar, and (on the PDS) its video and captions. */
   function servePost(
     post: Post,
-    media: { video?: string; images?: string[]; captions?: Array<{ cid: string; file: string }> },
+    media: {
+      video?: string;
+      images?: string[];
+      captions?: Array<{ cid: string; file: string }>;
+      /** Content-Type the PDS gives the video blob, the CDN the full-size pictures (a hostile server's). */
+      videoType?: string;
+      imageType?: string;
+    },
   ) {
     const did = post.author.did as string;
     if (post.author.avatar) serveUrl(post.author.avatar, sampleJpeg());
     const view = post.embed?.media ?? post.embed;
     const record = post.record.embed?.media ?? post.record.embed;
     for (const [i, image] of (view?.images ?? []).entries()) {
-      serveUrl(image.fullsize, media.images?.[i] ?? sampleJpeg());
+      serveUrl(image.fullsize, media.images?.[i] ?? sampleJpeg(), media.imageType);
       serveUrl(image.thumb, sampleJpeg());
     }
     if (view?.thumbnail) serveUrl(view.thumbnail, sampleJpeg());
     if (record?.video && media.video)
-      blobs.set(`${did} ${record.video.ref.$link}`, { file: media.video, type: 'video/mp4' });
+      blobs.set(`${did} ${record.video.ref.$link}`, { file: media.video, type: media.videoType ?? 'video/mp4' });
     for (const c of media.captions ?? []) blobs.set(`${did} ${c.cid}`, { file: c.file, type: 'text/vtt' });
     threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
   }
@@ -164,9 +196,20 @@ export async function startFakeBluesky() {
       const rkey = post.uri.split('/').pop() as string;
       return { post, url: link(post.author.did, rkey), handleUrl: link(post.author.handle, rkey) };
     },
-    /** A constructed video post; `quote`: inside a quote post (recordWithMedia); `vtt`: its captions. */
+    /**
+     * A constructed video post; `quote`: inside a quote post (recordWithMedia); `vtt`: its captions;
+     * `type`: the Content-Type its PDS sends the video blob with.
+     */
     addVideoPost(
-      o: { file?: string; text?: string; vtt?: string; quote?: boolean; didWeb?: boolean; author?: Author } = {},
+      o: {
+        file?: string;
+        text?: string;
+        vtt?: string;
+        quote?: boolean;
+        didWeb?: boolean;
+        author?: Author;
+        type?: string;
+      } = {},
     ) {
       const author = o.author ?? newAuthor(o);
       const rkey = tid(++seq);
@@ -182,11 +225,15 @@ export async function startFakeBluesky() {
         ? { uri: `at://${plcDid('quoted')}/app.bsky.feed.post/${tid(1)}`, cid: blobCid('quoted') }
         : undefined;
       const post = constructedPost(author, rkey, o.text ?? `A clip from Bluesky ${rkey}`, embeds, quote);
-      servePost(post, { video: file, captions: captions?.map((c) => ({ cid: c.cid, file: captionFile as string })) });
+      servePost(post, {
+        video: file,
+        videoType: o.type,
+        captions: captions?.map((c) => ({ cid: c.cid, file: captionFile as string })),
+      });
       return { post, author, rkey, cid, url: link(author.did, rkey), handleUrl: link(author.handle, rkey) };
     },
-    /** A constructed picture post (up to 4 JPEG files), or a quote post carrying them. */
-    addPicturePost(images: string[], o: { quote?: boolean } = {}) {
+    /** A constructed picture post (up to 4 JPEG files), or a quote post carrying them; `type`: the CDN's Content-Type. */
+    addPicturePost(images: string[], o: { quote?: boolean; type?: string } = {}) {
       const author = newAuthor();
       const rkey = tid(++seq);
       const embeds = imagesEmbeds(
@@ -202,7 +249,7 @@ export async function startFakeBluesky() {
         ? { uri: `at://${plcDid('quoted')}/app.bsky.feed.post/${tid(2)}`, cid: blobCid('quoted2') }
         : undefined;
       const post = constructedPost(author, rkey, `Pictures ${rkey}`, embeds, quote);
-      servePost(post, { images });
+      servePost(post, { images, imageType: o.type });
       return { post, url: link(author.did, rkey) };
     },
     /** A post the AppView answers as #blockedPost or #notFoundPost, or not at all (400 NotFound). */

@@ -1,5 +1,6 @@
 // Which hosts and addresses an outbound request may reach. Pure functions, no I/O.
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * A host allow-list entry: `www.video.example` (exactly that host) or `*.video.example` (any subdomain,
@@ -29,69 +30,36 @@ export function hostAllowed(host: string, allow: readonly HostPattern[]): boolea
   return allow.some((p) => hostMatches(host, p));
 }
 
-const v4Blocked = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved + broadcast
-] as const) {
-  v4Blocked.addSubnet(prefix, bits, 'ipv4');
-}
-const v6Blocked = new net.BlockList();
-for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // old site-local
-  ['ff00::', 8], // multicast
-] as const) {
-  v6Blocked.addSubnet(prefix, bits, 'ipv6');
+/**
+ * Where a connection to an IPv6 address really goes. IPv4 carried inside it counts as that IPv4
+ * address: mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d,
+ * deprecated), NAT64 (64:ff9b::/96) and 6to4 (2002:aabb:ccdd::/48), since a tunnel or translator
+ * delivers there. null: a destination we cannot see (Teredo, local-use NAT64, the rest of ::/8).
+ */
+function destination(a: ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const p = a.parts;
+  const last32 = () => new ipaddr.IPv4([p[6] >> 8, p[6] & 255, p[7] >> 8, p[7] & 255]);
+  const range = a.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return last32();
+  if (p.slice(0, 6).every((x) => x === 0)) return last32(); // IPv4-compatible, :: and ::1 included
+  if (range === 'rfc6052') return p[2] === 0 ? last32() : null; // 64:ff9b:1::/48 is local use
+  if (p[0] < 0x100) return null; // the rest of ::/8 is reserved
+  if (range === '6to4') return new ipaddr.IPv4([p[1] >> 8, p[1] & 255, p[2] >> 8, p[2] & 255]);
+  if (range === 'teredo') return null;
+  return a;
 }
 
-/** IPv4 hidden inside an IPv6 address (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::, 6to4 2002::). */
-function embeddedV4(addr: string): string | null {
-  const lower = addr.toLowerCase();
-  const dotted = lower.match(/^(?:::ffff:(?:0:)?|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) return dotted[1];
-  const hex = lower.match(/^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
-  if (hex) {
-    const hi = parseInt(hex[1], 16);
-    const lo = parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  const sixToFour = lower.match(/^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/);
-  if (sixToFour) {
-    const hi = parseInt(sixToFour[1], 16);
-    const lo = parseInt(sixToFour[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
-
-/** True for loopback, private, link-local, multicast, reserved and other non-public addresses. */
+/**
+ * True for anything but a globally routable unicast address: loopback, private, carrier-grade NAT,
+ * link-local, multicast, documentation, reserved, and IPv6 forms leading to one of them or to an
+ * address we cannot see (destination above). Classified by ipaddr.js from IANA's special-purpose
+ * registries; only its `unicast` range passes.
+ */
 export function isPrivateAddress(address: string): boolean {
   const a = normaliseHost(address).replace(/%.*$/, '');
-  const family = net.isIP(a);
-  if (family === 4) return v4Blocked.check(a, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedV4(a);
-    if (v4) return v4Blocked.check(v4, 'ipv4');
-    return v6Blocked.check(a, 'ipv6');
-  }
-  return true; // not an address at all: refuse
+  // net.isIP first: ipaddr.js also reads shorthand IPv4 forms (0x7f.1) that are no address here.
+  if (!net.isIP(a)) return true; // not an address at all: refuse
+  const parsed = ipaddr.parse(a);
+  const target = parsed.kind() === 'ipv4' ? parsed : destination(parsed as ipaddr.IPv6);
+  return target === null || target.range() !== 'unicast';
 }

@@ -21,7 +21,8 @@
  * match the allow-list, DNS answers are checked at connect time so a name resolving to a private,
  * loopback or link-local address is refused (no rebinding window: the checked address is the one
  * connected to), IP literals are checked too, every redirect is re-checked the same way, redirect
- * limit, connect / headers / idle-body timeouts.
+ * limit, connect / headers / idle-body timeouts, and (`transferLimits`) a floor on the rate and a
+ * deadline for the whole transfer, so a site sending slowly cannot hold a slot (transfer-guard.ts).
  *
  * UPSTREAM_HOST_MAP (config, refused in production) re-routes below this layer: the request goes
  * to the mapped origin with the original `Host` header, while callers, the allow-list and the
@@ -45,9 +46,11 @@ import { blocked, translate, wrap, type HttpResponse } from './response.js';
 import { hostAllowed, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';
 import type { CookieJar } from './cookie-jar.js';
 import { mapUpstream } from './host-map.js';
+import { guardTransfer, type TransferLimits } from './transfer-guard.js';
 
 export { HttpClientError, type HttpErrorKind } from './http-errors.js';
 export { PAGE_MAX_BYTES, type HttpResponse } from './response.js';
+export type { TransferLimits } from './transfer-guard.js';
 
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -62,6 +65,8 @@ export interface HttpClientOptions {
   idleTimeoutMs?: number;
   /** The one origin this instance may reach, as configured by the operator (operator-client.ts). */
   trustedOrigin?: string;
+  /** A floor on the rate and a deadline for every transfer (transfer-guard.ts); none when absent. */
+  transferLimits?: TransferLimits;
 }
 
 export interface RequestOptions {
@@ -186,6 +191,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
     } catch {
       throw blocked();
     }
+    const startedAt = Date.now();
     const maxRedirects = o.maxRedirects ?? 5;
     const redirects: string[] = [];
     let method = o.method ?? 'GET';
@@ -216,6 +222,7 @@ export function createHttpClient(opts: HttpClientOptions = {}) {
         url = next;
         continue;
       }
+      if (opts.transferLimits) guardTransfer(res.body, opts.transferLimits, startedAt);
       return wrap(res, url.href, redirects, o);
     }
   }

@@ -8,6 +8,7 @@ export {
   type HttpResponse,
   type RequestOptions,
   type LookupFn,
+  type TransferLimits,
 } from './http-client.js';
 export { CookieJar, type StoredCookies } from './cookie-jar.js';
 export { hostAllowed, hostMatches, isPrivateAddress, normaliseHost, type HostPattern } from './address-policy.js';

@@ -4,6 +4,7 @@ import { Transform, pipeline, type Readable } from 'node:stream';
 import { HttpClientError } from './http-errors.js';
 import { releaseChunk } from './slabs.js';
 import type { UpstreamResponse } from './bulk-transport.js';
+import { relayableType } from './media-type.js';
 
 export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -18,6 +19,12 @@ export interface HttpResponse {
   json<T = unknown>(limit?: number): Promise<T>;
   /** The whole body as bytes (binary answers, e.g. a DER certificate). */
   bytes(limit?: number): Promise<Buffer>;
+  /**
+   * The type a relay may send this body with (media-type.ts): a video, sound or raster picture
+   * type, `fallback` when the site named none; anything else throws `upstream.not_media` and cuts
+   * the transfer.
+   */
+  mediaType(fallback: string): string;
   dump(): Promise<void>;
   /** The bytes of a body chunk have left the process (written out): its buffer may be reused. */
   release(chunk: Buffer): void;
@@ -72,15 +79,25 @@ export function wrap(
     }
     return Buffer.concat(chunks);
   };
+  const header = (name: string) => {
+    const v = res.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
   return {
     status: res.statusCode,
     url,
     redirects,
     headers: res.headers,
     body,
-    header(name) {
-      const v = res.headers[name.toLowerCase()];
-      return Array.isArray(v) ? v.join(', ') : v;
+    header,
+    mediaType(fallback) {
+      try {
+        return relayableType(header('content-type'), fallback);
+      } catch (err) {
+        body.destroy();
+        res.body.destroy();
+        throw err;
+      }
     },
     async text(limit = PAGE_MAX_BYTES) {
       return (await readAll(limit)).toString('utf8');
