@@ -247,6 +247,7 @@ export function createContext(config: Config, database: Database, logger: Logger
       images: imageRelay,
       text: textWork,
       imageKeyId: relaySigner(config.sessionSecret)('key id').slice(0, 8),
+      site: config.publicUrl,
     }),
     trendingVideos: createTrendingVideosService({
       videos: repos.trendingVideos,
