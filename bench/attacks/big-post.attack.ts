@@ -4,6 +4,7 @@
 // (they revalidate with If-None-Match what they were sent), half are new ones every time (no cached
 // copy). `/api/health` is timed meanwhile. Bytes are counted as sent (the compressed body on the wire).
 import http from 'node:http';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import { startServer } from '../../test/helpers/e2e.js';
 import { type AttackResult, healthAtRest, healthDuring } from './health-probe.js';
@@ -42,7 +43,11 @@ function decoded(a: Answer): string {
 
 export default async function bigPost(): Promise<AttackResult> {
   // Saving the post (rendering it) is not what is measured: a budget that a busy machine meets.
-  const server = await startServer({ LOG_LEVEL: 'error', TEXT_WORK_BUDGET_MS: '20000' });
+  // BENCH_ROOT: another checkout's build (e.g. the commit before the fix), for a comparison.
+  const server = await startServer(
+    { LOG_LEVEL: 'error', TEXT_WORK_BUDGET_MS: '20000' },
+    { root: process.env.BENCH_ROOT || undefined },
+  );
   try {
     const reg = await fetch(`${server.url}/api/auth/register`, {
       method: 'POST',
@@ -103,7 +108,8 @@ export default async function bigPost(): Promise<AttackResult> {
       attackP99Ms: p99,
       notes:
         `${total} reads in ${SECONDS} s (${tally.ok} 200, ${tally.notModified} 304, ${tally.other} other), ` +
-        `slowest ${tally.maxMs.toFixed(0)} ms, ${(tally.bytes / 1024 / 1024).toFixed(1)} MiB sent; bodies: ${bodies}`,
+        `slowest ${tally.maxMs.toFixed(0)} ms, ${(tally.bytes / 1024 / 1024).toFixed(1)} MiB sent; bodies: ${bodies}; ` +
+        `load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
     };
   } finally {
     await server.stop();

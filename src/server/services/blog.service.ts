@@ -121,9 +121,38 @@ export function createBlogService(deps: {
     return { ...row, ...rendered };
   }
 
+  /**
+   * The post's head as the database has it now, one query for all the readers waiting on it: a query
+   * already running may have started before a reader arrived (it could miss an edit made since), so
+   * later readers share the next one, started when it ends. 30 readers of one post: ~2 queries a round.
+   */
+  const flights = new Map<string, { running: Promise<unknown>; next: Promise<BlogPostHead | undefined> | null }>();
+  function headNow(slug: string): Promise<BlogPostHead | undefined> {
+    const flight = flights.get(slug);
+    if (flight) {
+      flight.next ??= flight.running.then(start, start);
+      return flight.next;
+    }
+    return start();
+    function start() {
+      const query = deps.posts.findPublishedHeadBySlug(slug);
+      const f = flights.get(slug);
+      if (f) {
+        f.running = query;
+        f.next = null;
+      } else flights.set(slug, { running: query, next: null });
+      const done = () => {
+        const now = flights.get(slug);
+        if (now?.running === query && now.next === null) flights.delete(slug);
+      };
+      query.then(done, done);
+      return query;
+    }
+  }
+
   /** A published post without its text, rendered by this version (an older rendering is made now). */
   async function publishedHead(slug: string): Promise<BlogPostHead | null> {
-    const head = await deps.posts.findPublishedHeadBySlug(slug);
+    const head = await headNow(slug);
     if (!head || (head.htmlVersion === htmlVersion && head.summary !== null)) return head ?? null;
     const found = await deps.posts.findPublishedBySlug(slug);
     return found ? await refresh(found) : null;
