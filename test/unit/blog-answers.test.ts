@@ -37,12 +37,16 @@ describe('kept answers', () => {
     // 'a' and 'b' fitted; 'c' pushed out the least recently read: 'a'.
     expect(cache.size()).toEqual({ answers: 2, bytes: 200 });
     let made = 0;
-    await cache.get('b', 'v', async () => (made++, answer(100)));
+    const counted = (bytes: number) => async () => {
+      made++;
+      return answer(bytes);
+    };
+    await cache.get('b', 'v', counted(100));
     expect(made).toBe(0);
-    await cache.get('a', 'v', async () => (made++, answer(100)));
+    await cache.get('a', 'v', counted(100));
     expect(made).toBe(1);
     await expect(cache.get('d', 'v', () => Promise.reject(new Error('no')))).rejects.toThrow('no');
-    await cache.get('d', 'v', async () => (made++, answer(1)));
+    await cache.get('d', 'v', counted(1));
     expect(made).toBe(2);
   });
 
