@@ -115,10 +115,11 @@ export function blogRoutes(app: ZApp, ctx: AppContext, opts: RouteOptions) {
       schema: { params: blogSlugParams, response: { 200: publicBlogPost } },
     },
     async (request, reply) => {
+      // A draft or no such post (also one unpublished while its answer was made): no cache keeps
+      // the 404, as the post may be published in a minute. A prepared answer sets its own.
+      reply.header('cache-control', 'no-store');
       const found = await blog.publicPost(request.params['*']);
       if (found) return sendPublic(request, reply, found);
-      // A draft or no such post: no cache keeps the answer (it may be published in a minute).
-      reply.header('cache-control', 'no-store');
       throw fail('blog.not_found');
     },
   );
