@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
+import { relaySigner } from '../../src/server/services/image-relay.js';
 
 const post = (o: Record<string, unknown> = {}) => ({ title: 'My first post', content: 'Hello **world**', ...o });
 
@@ -228,5 +229,79 @@ describe.each(DB_KINDS)('blog editing (%s)', (db) => {
     expect((await clash.json()).code).toBe('blog.slug_taken');
     expect((await owner.put(`/api/blog/posts/${id}`, { title: '' })).status).toBe(400);
     expect((await t.client().put(`/api/blog/posts/${id}`, post())).status).toBe(401);
+  });
+});
+
+// Issue 42, finding 8: a link in a public post to a GET that spends (a download, a media job) spent
+// the reader's download on a click. Saved posts, and posts stored before the rule, link to the
+// downloader's card instead, or to nothing.
+describe.each(DB_KINDS)("blog links to this site's spending routes (%s)", (db) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+  });
+  afterAll(() => t.close());
+
+  const VIDEO = 'https://www.tiktok.com/@a/video/123';
+  const spendingLinks = (site: string) =>
+    [
+      `[one](/api/video/download?url=${encodeURIComponent(VIDEO)}&quality=hd)`,
+      `[two](${site}/api/video/download?url=${encodeURIComponent(VIDEO)})`,
+      `[three](/%61pi/video/download?url=${encodeURIComponent(VIDEO)})`,
+      '<a href="\\api\\video\\stream\\abc123">four</a>',
+      `${site.toUpperCase()}/API/video/download?url=${encodeURIComponent(VIDEO)}`,
+    ].join('\n\n');
+  /** Every href of the post's HTML as a browser on its page resolves it, decoded. */
+  function targets(html: string): URL[] {
+    return [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => {
+      const url = new URL(m[1].replace(/&amp;/g, '&'), `${t.baseUrl}/blog/post`);
+      url.pathname = decodeURIComponent(decodeURIComponent(url.pathname));
+      return url;
+    });
+  }
+  function expectNoSpendingLink(html: string) {
+    const urls = targets(html);
+    for (const u of urls) expect(u.pathname.toLowerCase(), u.href).not.toMatch(/^\/api(\/|$)/);
+    // The download links now open the downloader's card with the video.
+    expect(urls.filter((u) => u.pathname === '/' && u.searchParams.get('url') === VIDEO).length).toBe(4);
+  }
+
+  it('saves a post whose links to spending routes open the downloader card instead', async () => {
+    const c = await t.signUp();
+    const site = t.ctx.config.publicUrl;
+    const res = await c.post('/api/blog/posts', {
+      title: 'Spending links',
+      content: spendingLinks(site),
+      status: 'published',
+    });
+    expect(res.status).toBe(201);
+    const { html } = await (await t.client().get('/api/blog/public/spending-links')).json();
+    expect(html).toContain('>four</a>');
+    expectNoSpendingLink(html);
+  });
+
+  it('renders posts stored before the rule again, so they lose such links too', async () => {
+    const c = await t.signUp();
+    const content = spendingLinks(t.ctx.config.publicUrl);
+    // As stored by the previous renderer: the links as written.
+    for (const slug of ['old-spending-a', 'old-spending-b']) {
+      await t.ctx.repos.blogPosts.insert({
+        title: 'Old',
+        content,
+        slug,
+        status: 'published',
+        authorId: c.userId,
+        contentHtml: `<p><a href="/api/video/download?url=${encodeURIComponent(VIDEO)}">one</a></p>`,
+        summary: 'one',
+        // Exactly as the previous renderer version marked its rows on this server.
+        htmlVersion: `md-it-1.${relaySigner(t.ctx.config.sessionSecret)('key id').slice(0, 8)}`,
+      });
+    }
+    // At start (the background task), every stale post; a read renders one not reached yet.
+    expect(await t.ctx.services.blog.refreshStale()).toBeGreaterThanOrEqual(1);
+    for (const slug of ['old-spending-a', 'old-spending-b']) {
+      const { html } = await (await t.client().get(`/api/blog/public/${slug}`)).json();
+      expectNoSpendingLink(html);
+    }
   });
 });

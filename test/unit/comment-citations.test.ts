@@ -73,8 +73,17 @@ const FOUNDING = /\bSPEC\b|\bDECISIONS\b|\bresearch(\/|: ?|\/\w+\/)[\w.-]*\.md\b
 /** A repository file named in prose: folders and a name with one of our extensions. */
 const FILE_REF =
   /(?<![\w@./-])((?:\.{1,2}\/)*(?:[\w@-][\w@.-]*\/)*[\w@-][\w@.-]*\.(?:ts|tsx|mts|js|mjs|cjs|json|md|sql|css|html|sh))(?![\w/])/g;
-/** What is not a repository path: a URL, an npm package's file, a product (Node.js). */
-const NOT_OURS = /\b[a-z][\w+.-]*:\/\/\S+|\bnode_modules\/\S+|\b[A-Z][A-Za-z]*\.js\b/g;
+/** The project's npm packages whose names look like files (`ipaddr.js`). */
+const PACKAGES = (() => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => /\.\w+$/.test(n));
+  return names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') || '(?!)';
+})();
+/** What is not a repository path: a URL, an npm package or its file, a product (Node.js). */
+const NOT_OURS = new RegExp(
+  String.raw`\b[a-z][\w+.-]*:\/\/\S+|\bnode_modules\/\S+|\b[A-Z][A-Za-z]*\.js\b|(?<![\w@./-])(?:${PACKAGES})(?![\w/])`,
+  'g',
+);
 /** Code files: a bare name of one (`item-mapper.ts`) must exist somewhere; other bare names may be data files. */
 const CODE_REF = /\.(ts|tsx|mts|js|mjs|cjs)$/;
 /** The files the build writes (`server.js`), by the entry points scripts/build.mjs names. */

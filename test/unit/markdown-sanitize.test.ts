@@ -1,7 +1,7 @@
 // Classic XSS payloads (OWASP filter-evasion cheat sheet and friends) through the blog renderer:
 // whatever the author typed, no script, no event handler, no javascript:/data:/vbscript: URL.
 import { describe, expect, it } from 'vitest';
-import { plainText, renderMarkdown } from '../../src/server/services/markdown.js';
+import { plainText, renderMarkdown, renderPost } from '../../src/server/services/markdown.js';
 
 const PAYLOADS = [
   '<script>alert(1)</script>',
@@ -100,5 +100,99 @@ describe('blog Markdown sanitising', () => {
     const long = plainText('word '.repeat(100), 50);
     expect(long.length).toBeLessThanOrEqual(50);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+// Issue 42, finding 8: a link in a public post to a GET that spends (a download, a media job) spent
+// the reader's download on a click. Every way of writing such a link is made harmless at render.
+describe("links to this site's spending routes", () => {
+  const SITE = 'https://site.example';
+  const VIDEO = 'https://www.tiktok.com/@a/video/123';
+  const q = `url=${encodeURIComponent(VIDEO)}&quality=hd`;
+  const relay = () => null;
+  const render = (markdown: string, site = SITE) => {
+    const out = renderPost(markdown, relay, site);
+    if (!('html' in out)) throw new Error('refused');
+    return out.html;
+  };
+  const hrefs = (html: string) =>
+    [...html.matchAll(/\shref="([^"]*)"/g)].map((m) =>
+      m[1]
+        .replace(/&#x([0-9a-f]+);?/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+        .replace(/&#(\d+);?/g, (_, d) => String.fromCodePoint(Number(d)))
+        .replace(/&amp;/g, '&'),
+    );
+  /** Where a browser on the post's page would go, as the router reads it (decoded, lower case). */
+  function pathOf(href: string, site: string) {
+    const url = new URL(href, `${site}/blog/a-post`);
+    let p = url.pathname;
+    for (let i = 0; i < 5; i++) p = p.replace(/%([0-9a-f]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    return { host: url.host, path: p.replace(/\\/g, '/').replace(/\/+/g, '/').toLowerCase() };
+  }
+
+  it.each([
+    `[get it](/api/video/download?${q})`,
+    `[get it](${SITE}/api/video/download?${q})`,
+    `[get it](HTTPS://SITE.EXAMPLE/API/Video/DownLoad?${q})`,
+    `[get it](/%61pi/video/download?${q})`,
+    `[get it](/%2561pi/video/%64ownload?${q})`,
+    `[get it](../api/video/download?${q})`,
+    `[get it](./../../api/video/download/?${q})`,
+    `<a href="//site.example/api/video/download?${q}">get it</a>`,
+    `<a href="\\\\site.example\\api\\video\\download?${q}">get it</a>`,
+    `<a href="/\\site.example/api/video/download?${q}">get it</a>`,
+    `<a href="&#x2F;api&#x2F;video&#x2F;download?${q}">get it</a>`,
+    `<a href=" /a&#9;pi/video/download?${q}">get it</a>`,
+    `<a href="https://site.example./api/video/download?${q}">get it</a>`,
+    `${SITE}/api/video/download?${q}`,
+  ])('a download link becomes the downloader card for the video: %s', (markdown) => {
+    const html = render(markdown);
+    expect(hrefs(html)).toEqual([`/?url=${encodeURIComponent(VIDEO)}`]);
+    expect(html).toContain('rel="nofollow noopener noreferrer ugc"');
+  });
+
+  it.each([
+    '[watch](/api/video/stream/abc123)',
+    '[watch](/API/VIDEO/STREAM/abc123?platform=bluesky)',
+    '[watch](https://site.example/api/video/stream/abc123)',
+    '[dl](/api/video/download?url=javascript:alert(1))',
+    '[dl](/api/video/download)',
+    '[out](/api/logout)',
+    '[zip](/%41PI/batch/1/zip)',
+    '[x](/api;x/video/download?url=https://a.example/v)',
+  ])('any other link into the API loses its address: %s', (markdown) => {
+    const html = render(markdown);
+    expect(hrefs(html)).toEqual([]);
+    expect(html).toMatch(/<a rel="nofollow noopener noreferrer ugc" target="_blank">/);
+  });
+
+  it('reads the loopback aliases of a local PUBLIC_URL as this site', () => {
+    const site = 'http://localhost:5000';
+    for (const host of ['http://127.0.0.1:5000', 'http://localhost:5000', 'http://[::1]:5000']) {
+      for (const href of hrefs(render(`[a](${host}/api/video/download?${q}) [b](${host}/api/video/stream/x)`, site)))
+        expect(pathOf(href, site).path).not.toMatch(/^\/api(\/|$)/);
+    }
+  });
+
+  it('leaves links elsewhere as they are', () => {
+    const kept = [
+      `https://other.example/api/video/download?${q}`,
+      '/blog/another-post',
+      '/apis/are-fun',
+      '/faq',
+      `https://site.example/?url=${encodeURIComponent(VIDEO)}`,
+    ];
+    const html = render(kept.map((href, i) => `[l${i}](${href})`).join(' '));
+    expect(hrefs(html)).toEqual(kept);
+  });
+
+  it('no variant of a spending link survives', () => {
+    const variants = ['/api', '/API', '/%61pi', '/%2561pi', '/./api', '/blog/../api', '\\api', '/%2e%2e/api'].flatMap(
+      (p) => [`${p}/video/download?${q}`, `${p}/video/stream/abc`],
+    );
+    const html = render(variants.map((v) => `<a href="${v}">x</a>`).join(' '));
+    const paths = hrefs(html).map((h) => pathOf(h, SITE));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) expect(p.path, JSON.stringify(p)).not.toMatch(/^\/api(\/|;|$)/);
   });
 });

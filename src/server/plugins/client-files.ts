@@ -78,7 +78,8 @@ function accepts(header: string | undefined, encoding: 'br' | 'gzip'): boolean {
   return false;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, file: ClientFile) {
+/** A prepared answer in the encoding the browser accepts, 304 to a matching If-None-Match. */
+export function send(request: FastifyRequest, reply: FastifyReply, file: ClientFile) {
   reply.header('vary', 'accept-encoding').header('cache-control', file.cacheControl).header('etag', file.etag);
   const status = reply.statusCode;
   if (status === 200 && request.headers['if-none-match']?.split(/\s*,\s*/).includes(file.etag))

@@ -1,6 +1,9 @@
 // Blog: your posts (signed in), published posts (anyone), and the HTML shell of /blog/<slug> with
-// link-preview tags for bots that do not run JavaScript.
+// link-preview tags for bots that do not run JavaScript. A published post's JSON and page are sent
+// from answers prepared once per version of the post, with validators (issue 42, decision 0088).
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signedInUser } from '../plugins/guards.js';
 import path from 'node:path';
 import { z } from 'zod';
@@ -17,18 +20,57 @@ import {
   publicBlogPost,
   updateBlogPostRequest,
 } from '../../shared/contracts/index.js';
-import { injectPostPreview } from '../services/blog-page-html.js';
 import { limitText, POST_RENDER_ERRORS } from './text-limit.js';
+import { fail } from '../errors.js';
+import { send } from '../plugins/client-files.js';
+import { PUBLIC_REVALIDATE } from '../services/blog-answers.js';
+import type { PublicAnswer } from '../services/blog.service.js';
+
+/** If-None-Match names this validator (weak comparison, as RFC 9110 has it for GET), or is `*`. */
+function alreadyHas(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  const tag = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === tag);
+}
+
+/** A 304 from the post's version alone, else the prepared answer (made now when not kept). */
+async function sendPublic(request: FastifyRequest, reply: FastifyReply, found: PublicAnswer) {
+  if (alreadyHas(request, found.etag)) {
+    return reply
+      .status(304)
+      .header('etag', found.etag)
+      .header('cache-control', PUBLIC_REVALIDATE)
+      .header('vary', 'accept-encoding')
+      .send();
+  }
+  return send(request, reply, await found.answer());
+}
 
 export function blogRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions) {
   const blog = ctx.services.blog;
-  // The same folder app.ts serves the built client from (buildApp's clientDir).
+  // The same folder app.ts serves the built client from (buildApp's clientDir); read once, like it.
   const indexHtml = path.join(opts.clientDir, 'index.html');
+  let shell: Promise<{ html: string; tag: string } | null> | undefined;
+  const readShell = () => {
+    shell ??= fs.readFile(indexHtml, 'utf8').then(
+      (html) => ({ html, tag: crypto.createHash('sha1').update(html).digest('base64url') }),
+      () => {
+        shell = undefined; // not built yet: asked again next time
+        return null;
+      },
+    );
+    return shell;
+  };
 
   app.get(
     '/api/blog/posts',
     { preHandler: ctx.guards.user, config: { errors: [] }, schema: { response: { 200: blogPostList } } },
-    async (request) => blog.listMine(signedInUser(request).id),
+    async (request, reply) => {
+      // Drafts among them: only this person's browser keeps them.
+      reply.header('cache-control', 'private, no-cache');
+      return blog.listMine(signedInUser(request).id);
+    },
   );
 
   app.post(
@@ -72,20 +114,24 @@ export function blogRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions) {
       config: { errors: ['blog.not_found', 'text.busy'] },
       schema: { params: blogSlugParams, response: { 200: publicBlogPost } },
     },
-    async (request) => blog.getPublished(request.params['*']),
+    async (request, reply) => {
+      // A draft or no such post (also one unpublished while its answer was made): no cache keeps
+      // the 404, as the post may be published in a minute. A prepared answer sets its own.
+      reply.header('cache-control', 'no-store');
+      const found = await blog.publicPost(request.params['*']);
+      if (found) return sendPublic(request, reply, found);
+      throw fail('blog.not_found');
+    },
   );
 
   app.get('/blog/*', { schema: { params: z.object({ '*': z.string() }) } }, async (request, reply) => {
     const slug = request.params['*'];
-    const preview = slug && slug.length <= 255 && !slug.includes('/') ? await blog.preview(slug) : null;
-    // A draft or an unknown slug: the client's page (it says "Post not found") with an honest 404.
-    if (!preview) return reply.status(404).type('text/html').sendFile('index.html');
-    const html = await fs.readFile(indexHtml, 'utf8').catch(() => null);
+    const html = await readShell();
     // An unbuilt client gets the ordinary answer.
     if (html === null) return reply.callNotFound();
-    return reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(injectPostPreview(html, preview, ctx.config.publicUrl));
+    const found = slug && slug.length <= 255 && !slug.includes('/') ? await blog.publicPage(slug, html) : null;
+    // A draft or an unknown slug: the client's page (it says "Post not found") with an honest 404.
+    if (!found) return reply.status(404).type('text/html').sendFile('index.html');
+    return sendPublic(request, reply, found);
   });
 }

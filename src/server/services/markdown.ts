@@ -7,11 +7,14 @@
 import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
 import type sanitizeHtml from 'sanitize-html';
+import { isLoopbackHost } from '../config.js';
 
 const load = createRequire(import.meta.url);
 
 /** Block nesting (a quote or a list item is one level, a list two) a post may reach. */
 export const MAX_NESTING = 40;
+
+const LINK_REL = { rel: 'nofollow noopener noreferrer ugc', target: '_blank' };
 
 let loaded: { md: InstanceType<typeof MarkdownIt>; sanitize: typeof sanitizeHtml } | null = null;
 function lib() {
@@ -25,9 +28,7 @@ function lib() {
       maxNesting: MAX_NESTING,
     });
     // Links written by authors must not pass reputation or reach window.opener.
-    SANITIZE.transformTags = {
-      a: sanitize.simpleTransform('a', { rel: 'nofollow noopener noreferrer ugc', target: '_blank' }),
-    };
+    SANITIZE.transformTags = { a: sanitize.simpleTransform('a', LINK_REL) };
     loaded = { md, sanitize };
   }
   return loaded;
@@ -105,6 +106,74 @@ function withImages(imageSrc: (src: string) => string | null): sanitizeHtml.IOpt
   };
 }
 
+/** Where a post is read from: relative links resolve against it (a post's page is /blog/<slug>). */
+const PLACEHOLDER_SITE = 'http://this-site.invalid';
+
+/** A path as this site's router may read it: percent-decoding undone (repeatedly), slashes folded, lower case. */
+function routedPath(pathname: string): string {
+  let p = pathname;
+  for (let i = 0; i < 4; i++) {
+    // Byte by byte: a malformed escape is kept, never an exception; only ASCII matters for the match.
+    const decoded = p.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (decoded === p) break;
+    p = decoded;
+  }
+  // Dot segments and backslashes again, as they may have come out of the decoding.
+  p = p.replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+  try {
+    p = new URL(p, PLACEHOLDER_SITE).pathname.replace(/\/{2,}/g, '/');
+  } catch {
+    /* kept as decoded */
+  }
+  return p.toLowerCase();
+}
+
+/**
+ * A post's link to this site's API (decision 0088): a GET there may spend the reader's download or
+ * start media work (`/api/video/download`, `/api/video/stream/:id`), and a reader's click sends their
+ * cookie. A download link becomes the downloader's card for the same video (`/?url=`), which spends
+ * nothing until the reader asks; any other link into `/api/` loses its href. The href is read the
+ * way a browser resolves it from the post's page (relative, `..`, backslashes, tabs, any case or
+ * percent-encoding); `site` is PUBLIC_URL, whose host (with its loopback aliases when it is one)
+ * is this site's.
+ */
+export function postLink(href: string, site?: string): string | null {
+  const origin = new URL(site ?? PLACEHOLDER_SITE);
+  let url: URL;
+  try {
+    url = new URL(href, new URL('/blog/post', origin));
+  } catch {
+    return href; // not a URL at all: the allow-list decides
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return href;
+  const host = (h: string) => h.toLowerCase().replace(/\.$/, '');
+  const ours =
+    host(url.hostname) === host(origin.hostname) || (isLoopbackHost(origin.hostname) && isLoopbackHost(url.hostname));
+  if (!ours) return href;
+  const path = routedPath(url.pathname);
+  if (!/^\/api(?:[/;]|$)/.test(path)) return href;
+  if (/^\/api\/video\/download\/?$/.test(path)) {
+    const video = url.searchParams.get('url');
+    if (video && /^https?:\/\//i.test(video)) return `/?url=${encodeURIComponent(video)}`;
+  }
+  return null;
+}
+
+/** A link's tag: rel/target for authors' links, its href made safe for readers by postLink. */
+function withLinks(options: sanitizeHtml.IOptions, site?: string): sanitizeHtml.IOptions {
+  return {
+    ...options,
+    transformTags: {
+      ...options.transformTags,
+      a: (tagName, attribs) => {
+        const { href, ...rest } = attribs;
+        const safe = href === undefined ? null : postLink(href, site);
+        return { tagName, attribs: { ...rest, ...(safe === null ? {} : { href: safe }), ...LINK_REL } };
+      },
+    },
+  };
+}
+
 /** `imageSrc` rewrites each image's address (decision 0906: pictures come through this site). */
 export function renderMarkdown(markdown: string, imageSrc?: (src: string) => string | null): string {
   const { md, sanitize } = lib();
@@ -121,10 +190,11 @@ export type RenderedPost = { html: string; summary: string } | { refused: 'too_d
  * A blog post as stored (rendered once, on save): the sanitised HTML and a plain-text summary for
  * link previews. Images only through `relay` (an http(s) picture as a relay link; anything else,
  * such as a path to this site's own routes, loses its src), so a post never makes its readers'
- * browsers call this site. A post nested deeper than markdown-it parses, or with more pieces
- * than MAX_PIECES, is refused rather than cut or left to run for seconds.
+ * browsers call this site; links into its API are made harmless by postLink (`site`: PUBLIC_URL).
+ * A post nested deeper than markdown-it parses, or with more pieces than MAX_PIECES, is refused
+ * rather than cut or left to run for seconds.
  */
-export function renderPost(markdown: string, relay: (src: string) => string | null): RenderedPost {
+export function renderPost(markdown: string, relay: (src: string) => string | null, site?: string): RenderedPost {
   const { md, sanitize } = lib();
   const env = {};
   const tokens = md.parse(markdown, env);
@@ -134,7 +204,7 @@ export function renderPost(markdown: string, relay: (src: string) => string | nu
     pieces += token.children?.length ?? 0;
   }
   if (pieces > MAX_PIECES) return { refused: 'too_complex' };
-  const html = sanitize(md.renderer.render(tokens, md.options, env), withImages(relay));
+  const html = sanitize(md.renderer.render(tokens, md.options, env), withLinks(withImages(relay), site));
   return { html, summary: textOf(html) };
 }
 

@@ -18,8 +18,8 @@ export interface TextTasks {
   hashtags: { input: { input: HashtagInput; observed: ObservedSnapshot | null }; output: HashtagSuggestion };
   /** The caption optimiser's reading of a text: hook, body, the creator's tags, suggested tags. */
   prepare: { input: { content: string }; output: PreparedContent };
-  /** A blog post rendered and sanitised, its pictures as relay links. */
-  post: { input: { markdown: string }; output: RenderedPost };
+  /** A blog post rendered and sanitised, its pictures as relay links; `site`: PUBLIC_URL (its links). */
+  post: { input: { markdown: string; site?: string }; output: RenderedPost };
 }
 export type TextTaskKind = keyof TextTasks;
 export type TextTask = { [K in TextTaskKind]: { kind: K } & TextTasks[K]['input'] }[TextTaskKind];
@@ -41,7 +41,7 @@ export function createTextTaskRunner(setup: TextTaskSetup): (task: TextTask) => 
       case 'prepare':
         return content.prepare(task.content);
       case 'post':
-        return renderPost(task.markdown, relay);
+        return renderPost(task.markdown, relay, task.site);
     }
   };
 }

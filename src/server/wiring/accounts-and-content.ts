@@ -84,6 +84,7 @@ export function createContentServices(
         images: imageRelay,
         text: textWork,
         imageKeyId: relaySigner(config.sessionSecret)('key id').slice(0, 8),
+        site: config.publicUrl,
       }),
       trendingVideos: createTrendingVideosService({
         videos: repos.trendingVideos,

@@ -1,8 +1,10 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { blogPosts } from '../schema.js';
 
 export type BlogPostRow = typeof blogPosts.$inferSelect;
+/** A post without its text and rendering: what says which version of it is published (issue 42). */
+export type BlogPostHead = Omit<BlogPostRow, 'content' | 'contentHtml'>;
 export type NewBlogPostRow = typeof blogPosts.$inferInsert;
 
 function isUniqueViolation(err: unknown): boolean {
@@ -68,6 +70,15 @@ export function createBlogPostsRepository(db: Db) {
         .update(blogPosts)
         .set(rendered)
         .where(and(eq(blogPosts.id, id), eq(blogPosts.content, content)));
+    },
+    /** A published post's fields but its text and HTML (a read sent from memory needs no more). */
+    async findPublishedHeadBySlug(slug: string): Promise<BlogPostHead | undefined> {
+      const { content: _c, contentHtml: _h, ...head } = getTableColumns(blogPosts);
+      const [row] = await db
+        .select(head)
+        .from(blogPosts)
+        .where(and(eq(blogPosts.slug, slug), eq(blogPosts.status, 'published')));
+      return row;
     },
     async findPublishedBySlug(slug: string): Promise<BlogPostRow | undefined> {
       const [row] = await db
