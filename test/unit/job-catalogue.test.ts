@@ -114,6 +114,7 @@ describe('one retry rule for every kind', () => {
       fail('video.not_found', { platform: 'Clips' }),
       fail('upstream.blocked'),
       fail('upstream.too_large'),
+      fail('upstream.not_media', { type: 'text/html' }),
       fail('media.no_audio'),
       fail('media.interrupted'),
       fail('request.aborted'),

@@ -10,8 +10,8 @@ export interface RetryRule {
   backoffSeconds: number;
 }
 
-/** Codes about the link or the file itself: the platform would give the same answer again. */
-const FINAL_UPSTREAM = new Set(['upstream.blocked', 'upstream.too_large']);
+/** Codes about the link or the file itself (too large, not media at all): the same answer again. */
+const FINAL_UPSTREAM = new Set(['upstream.blocked', 'upstream.too_large', 'upstream.not_media']);
 
 /**
  * Our own faults that another try would meet again: a tool killed under a job (the operator, or the

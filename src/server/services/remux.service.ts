@@ -28,6 +28,7 @@ const GONE = new Set([
   'upstream.incomplete',
   'media.empty',
   'media.unreadable',
+  'upstream.not_media',
 ]);
 export const isGone = (err: unknown) => err instanceof AppError && GONE.has(err.code);
 
