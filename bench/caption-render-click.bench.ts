@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { burnArgs } from '../src/server/adapters/media/caption-burn.js';
 import { fontsDir } from '../src/server/adapters/media/studio-fonts.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { FFMPEG, toneMp4 } from '../test/fakes/media-samples.js';
 import { launchBrowser, newPage, registerInBrowser, startServer } from '../test/helpers/e2e.js';
 

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestApp } from '../test/helpers/test-app.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { FFMPEG, toneMp4, wordErrorRate } from '../test/fakes/media-samples.js';
 import { burnArgs } from '../src/server/adapters/media/caption-burn.js';
 import { fontsDir } from '../src/server/adapters/media/studio-fonts.js';

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { startServer } from '../test/helpers/e2e.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 
 const MB = 1024 * 1024;
 const SIZE = 100 * MB;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { request } from 'undici';
 import { startProServer } from './pro-server.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { aacSound, FFMPEG, hevcVideoOnly, hevcWhole } from '../test/fakes/media-samples.js';
 import { remuxArgs } from '../src/server/adapters/media/remux.js';
 

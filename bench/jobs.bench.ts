@@ -16,7 +16,7 @@ import { createJobQueue as createThisJobQueue } from '../src/server/adapters/job
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.js';
 import { createPostgresDatabase } from '../test/helpers/test-db.js';
 import { startServer } from '../test/helpers/e2e.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { startFakeS3 } from '../test/fakes/fake-s3.js';
 import { toneMp4 } from '../test/fakes/media-samples.js';
 

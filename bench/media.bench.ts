@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestApp } from '../test/helpers/test-app.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { startFakeTranscribeApi } from '../test/fakes/fake-openai-transcribe.js';
 import { FFMPEG, speechMp4, toneMp4 } from '../test/fakes/media-samples.js';
 import { mp3Args } from '../src/server/adapters/media/ffmpeg-args.js';

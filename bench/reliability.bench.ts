@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { startServer } from '../test/helpers/e2e.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { toneMp4 } from '../test/fakes/media-samples.js';
 
 const mode = process.argv[2] === 'soak' ? 'soak' : 'load';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startProServer } from './pro-server.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
 import { aacSound, FFMPEG, hevcVideoOnly } from '../test/fakes/media-samples.js';
 import { remuxArgs } from '../src/server/adapters/media/remux.js';
 

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startProServer } from './pro-server.js';
-import { startFakeTikTok } from '../test/fakes/fake-tiktok.js';
-import { solidJpeg, toneMp3 } from '../test/fakes/fake-tiktok-photo.js';
+import { startFakeTikTok } from '../test/fakes/tiktok/fake-tiktok.js';
+import { solidJpeg, toneMp3 } from '../test/fakes/tiktok/photo.js';
 import { FFMPEG, FFPROBE } from '../test/fakes/media-samples.js';
 import { slideshowArgs } from '../src/server/adapters/media/slideshow.js';
 

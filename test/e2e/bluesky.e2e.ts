@@ -18,7 +18,7 @@ import {
 import { zipEntries } from '../helpers/zip.js';
 import { startFakeBluesky, type FakeBluesky } from '../fakes/bluesky/fake-bluesky.js';
 import { toneMp4 } from '../fakes/media-samples.js';
-import { solidJpeg } from '../fakes/fake-tiktok-photo.js';
+import { solidJpeg } from '../fakes/tiktok/photo.js';
 
 let server: RunningServer;
 let browser: Browser;

@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '../helpers/e2e.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 
 let server: RunningServer;
 let browser: Browser;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CaptionProject } from '../../src/shared/contracts/caption-studio.js';
 import { fitsSubtitle } from '../../src/shared/subtitle-lines.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { FFMPEG, FFPROBE, speechMp4 } from '../fakes/media-samples.js';
 import {
   launchBrowser,

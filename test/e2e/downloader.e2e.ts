@@ -16,9 +16,9 @@ import {
 } from '../helpers/e2e.js';
 import { zipEntries } from '../helpers/zip.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { aacSound, FFPROBE, hevcVideoOnly } from '../fakes/media-samples.js';
-import { solidJpeg, toneMp3 } from '../fakes/fake-tiktok-photo.js';
+import { solidJpeg, toneMp3 } from '../fakes/tiktok/photo.js';
 import { execFileSync } from 'node:child_process';
 
 let server: RunningServer;

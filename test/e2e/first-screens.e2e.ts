@@ -10,7 +10,7 @@ import {
   startServer,
   type RunningServer,
 } from '../helpers/e2e.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 
 let server: RunningServer;
 let browser: Browser;

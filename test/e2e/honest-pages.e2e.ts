@@ -18,7 +18,7 @@ import {
   startServer,
   type RunningServer,
 } from '../helpers/e2e.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { aacSound, hevcVideoOnly } from '../fakes/media-samples.js';
 
 // A 1×1 PNG: what a picture host on the internet would send.

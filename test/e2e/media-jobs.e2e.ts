@@ -11,7 +11,7 @@ import {
   startServer,
   type RunningServer,
 } from '../helpers/e2e.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { speechMp4, toneMp4 } from '../fakes/media-samples.js';
 
 let server: RunningServer;

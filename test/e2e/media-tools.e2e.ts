@@ -15,7 +15,7 @@ import {
   type RunningServer,
 } from '../helpers/e2e.js';
 import { zipEntries } from '../helpers/zip.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { ffprobe, speechMp4, toneMp4 } from '../fakes/media-samples.js';
 
 let server: RunningServer;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { WHISPER_FETCH_COMMAND } from '../../src/shared/contracts/caption-studio.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { speechMp4 } from '../fakes/media-samples.js';
 import { SCRIPT_TOKENS, writeFakeWhisperModel } from '../fakes/ggml-whisper-model.js';
 import { type FakeModelHost, startFakeModelHost } from '../fakes/fake-model-host.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/e2e.js';
 import { zipEntries } from '../helpers/zip.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let tt: FakeTikTok;

@@ -14,8 +14,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeBluesky, type FakeBluesky } from '../fakes/bluesky/fake-bluesky.js';
 import { ffprobe, toneMp4 } from '../fakes/media-samples.js';
-import { sampleJpeg } from '../fakes/fake-tiktok-media.js';
-import { solidJpeg } from '../fakes/fake-tiktok-photo.js';
+import { sampleJpeg } from '../fakes/tiktok/media.js';
+import { solidJpeg } from '../fakes/tiktok/photo.js';
 import { zipEntries } from '../helpers/zip.js';
 
 const FIXTURE_ID = 'plc-l7mosai5i2u562b5qbosw6c7-3lhnr2o6kb22h';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { FFMPEG, toneMp4 } from '../fakes/media-samples.js';
 import type { CaptionProject } from '../../src/shared/contracts/caption-studio.js';
 import { buildAss } from '../../src/shared/caption-ass.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptionProject } from '../../src/shared/contracts/caption-studio.js';
 import { buildAss } from '../../src/shared/caption-ass.js';
 import { renderKey } from '../../src/server/services/caption-studio/caption-projects.service.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { toneMp4 } from '../fakes/media-samples.js';
 import { startNodes } from '../helpers/nodes.js';
 import type { TestApp } from '../helpers/test-app.js';

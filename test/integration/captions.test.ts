@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { startFakeTranscribeApi } from '../fakes/fake-openai-transcribe.js';
 import { silentMp4, speechMp4, wordErrorRate } from '../fakes/media-samples.js';
 import type { TranscriptionResult } from '../../src/shared/contracts/transcription.js';

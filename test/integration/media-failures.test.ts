@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

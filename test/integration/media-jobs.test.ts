@@ -10,7 +10,7 @@ import { fail } from '../../src/server/errors.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startNodes } from '../helpers/nodes.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { JOB_CATALOGUE, type JobKind } from '../../src/server/jobs/catalogue.js';
 import type { MediaJobsOf } from '../../src/server/services/media-jobs.service.js';
 import { createPlatformMediaSource } from '../../src/server/services/platform-media-source.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/server/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createPostgresDatabase } from '../helpers/test-db.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 
 describe('rate limits across two nodes on one PostgreSQL', () => {
   let tt: FakeTikTok;

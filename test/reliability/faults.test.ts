@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/server/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { toneMp4 } from '../fakes/media-samples.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

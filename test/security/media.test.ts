@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/fake-tiktok.js';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { ffprobe, toneMp4 } from '../fakes/media-samples.js';
 import { FREE_PREVIEW_MAX_SECONDS } from '../../src/server/services/preview.service.js';
 

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeBluesky, type FakeBluesky } from '../fakes/bluesky/fake-bluesky.js';
 import { toneMp4 } from '../fakes/media-samples.js';
-import { solidJpeg } from '../fakes/fake-tiktok-photo.js';
+import { solidJpeg } from '../fakes/tiktok/photo.js';
 
 const HOSTILE = ['text/html; charset=utf-8', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'text/plain'];
 const PAGE = '<html><head><meta http-equiv="refresh" content="0;url=https://elsewhere.example/"></head></html>';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sampleJpeg } from '../fake-tiktok-media.js';
+import { sampleJpeg } from '../tiktok/media.js';
 import { toneMp4 } from '../media-samples.js';
 import {
   type Author,

@@ -18,23 +18,23 @@
  *   tt.transfers / tt.requests           // what the CDN and pages saw
  *   await tt.close();
  *
- * Its parts: fake-tiktok-pages.ts (pages, challenge, errors), fake-tiktok-cdn.ts (the CDN),
- * fake-tiktok-hevc.ts (HEVC gears and sound tracks), fake-tiktok-photo.ts and fake-tiktok-media.ts.
+ * Its parts: pages.ts (pages, challenge, errors), cdn.ts (the CDN),
+ * hevc.ts (HEVC gears and sound tracks), photo.ts and media.ts.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { createCdn, type Media, mediaSize, type Served } from './fake-tiktok-cdn.js';
-import { type HevcOptions, registerHevc } from './fake-tiktok-hevc.js';
-import { sampleJpeg, sampleMp3, sampleMp4 } from './fake-tiktok-media.js';
-import { createChallenges, type ErrorKind, errorPage, type PageAnswer, pageHtml } from './fake-tiktok-pages.js';
-import { makePhotoItem, solidJpeg, type PhotoPostOptions } from './fake-tiktok-photo.js';
+import { createCdn, type Media, mediaSize, type Served } from './cdn.js';
+import { type HevcOptions, registerHevc } from './hevc.js';
+import { sampleJpeg, sampleMp3, sampleMp4 } from './media.js';
+import { createChallenges, type ErrorKind, errorPage, type PageAnswer, pageHtml } from './pages.js';
+import { makePhotoItem, solidJpeg, type PhotoPostOptions } from './photo.js';
 
-export type { ErrorKind } from './fake-tiktok-pages.js';
-export type { Transfer } from './fake-tiktok-cdn.js';
+export type { ErrorKind } from './pages.js';
+export type { Transfer } from './cdn.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/tiktok');
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/tiktok');
 export const FIXTURE_ID = '7504044860782021930';
 export const DELETED_FIXTURE_ID = '7550459646654418189';
 
@@ -58,7 +58,7 @@ export interface AddVideoOptions {
   lastByteAfter?: Promise<void>;
   stats?: { playCount?: number; diggCount?: number };
   duration?: number;
-  /** Real HEVC video-only gears and AAC sound tracks (fake-tiktok-hevc.ts), cookie-guarded. */
+  /** Real HEVC video-only gears and AAC sound tracks (hevc.ts), cookie-guarded. */
   hevc?: HevcOptions;
 }
 
@@ -213,7 +213,7 @@ export async function startFakeTikTok() {
     };
   }
 
-  /** A photo post (fake-tiktok-photo.ts); its page answers at /photo/ and /video/ alike. */
+  /** A photo post (photo.ts); its page answers at /photo/ and /video/ alike. */
   function addPhotoPost(o: PhotoPostOptions = {}) {
     const id = o.id ?? String(7_500_000_000_000_000_000n + BigInt(Date.now() % 1e9) * 1000n + BigInt(++seq));
     const user = o.user ?? 'fakephotographer';

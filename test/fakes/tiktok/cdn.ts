@@ -9,7 +9,7 @@ import type http from 'node:http';
 import type net from 'node:net';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { patternStream } from './fake-tiktok-media.js';
+import { patternStream } from './media.js';
 
 export type Media = { file: string } | { size: number } | { bytes: Buffer };
 export interface Served {

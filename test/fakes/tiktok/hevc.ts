@@ -4,7 +4,7 @@
  * the orders and cuts the streamed remux must survive (issue 38).
  */
 import fs from 'node:fs';
-import type { Served } from './fake-tiktok-cdn.js';
+import type { Served } from './cdn.js';
 
 /**
  * Keyed by gear ('1080p', '720p') and by track index (0 = best). A null entry answers 404.
