@@ -166,6 +166,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const textWork = createTextWork({
     threads: config.TEXT_WORKERS ?? defaultTextWorkers(),
     budgetMs: config.TEXT_WORK_BUDGET_MS,
+    queuePerOwner: config.TEXT_QUEUE_PER_ACCOUNT,
     imageSecret: config.sessionSecret,
   });
   const textTools = createTextToolsFeature(

@@ -11,6 +11,7 @@
 // old pool made it wait behind all 15 queued.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/errors.js';
+import { FairQueue } from '../../src/server/text-work/fair-queue.js';
 import { createTextWork, type TextWork } from '../../src/server/text-work/pool.js';
 
 const fill = (shape: string, n: number) => shape.repeat(Math.ceil(n / shape.length)).slice(0, n);
@@ -55,7 +56,7 @@ describe('the text pool, shared by accounts', () => {
         }
       }
     }
-    const senders = accounts.flatMap((owner) => Array.from({ length: 4 }, () => keepSending(owner)));
+    const senders = [1, 2, 3, 4].flatMap(() => accounts.map((owner) => keepSending(owner)));
     await flowing;
 
     const posts = () => [...done.values()].reduce((a, b) => a + b, 0);
@@ -70,6 +71,7 @@ describe('the text pool, shared by accounts', () => {
         answers.push(codeOf(err));
       }
       postsWhileWaiting.push(posts() - before);
+      if (answers.at(-1) !== 'ok') break;
     }
     stop = true;
     // What the busy accounts still have in line or running is answered busy at once.
@@ -93,5 +95,49 @@ describe('the text pool, shared by accounts', () => {
     // At once after: the ended thread's replacement is still loading the model.
     const out = await pool.run('prepare', { content: CAPTION }, 'u:quiet');
     expect(out.hook).toContain('Garlic');
+  });
+});
+
+describe('the line in front of the threads', () => {
+  /** Runs what the line gives, one at a time, each for `ms(owner)`; returns the owners in order. */
+  function serve(line: FairQueue<string>, clock: { t: number }, n: number, ms: (owner: string) => number) {
+    const order: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const next = line.next();
+      if (!next) break;
+      clock.t += ms(next.owner);
+      line.done(next.owner, ms(next.owner));
+      order.push(next.item);
+    }
+    return order;
+  }
+
+  it('gives the next turn to the owner who used the threads least lately, not to whoever queued most', () => {
+    const clock = { t: 0 };
+    const line = new FairQueue<string>(8, 64, () => clock.t);
+    for (const o of ['a', 'b']) for (let i = 0; i < 6; i++) line.add(o, `${o}${i}`);
+    const cost = (o: string) => (o === 'q' ? 1 : 600);
+    expect(serve(line, clock, 2, cost)).toEqual(['a0', 'b0']);
+    line.add('q', 'q0');
+    // Next, though a and b queued long before.
+    expect(serve(line, clock, 1, cost)).toEqual(['q0']);
+    expect(serve(line, clock, 2, cost)).toEqual(['a1', 'b1']);
+    line.add('q', 'q1');
+    expect(serve(line, clock, 1, cost)).toEqual(['q1']);
+  });
+
+  it('holds a few tasks per owner, and when full makes the owner with the most give way', () => {
+    const line = new FairQueue<string>(3, 4);
+    expect(['a0', 'a1', 'a2', 'a3'].map((t) => line.add('a', t))).toEqual([null, null, null, 'a3']);
+    expect(line.add('b', 'b0')).toBeNull();
+    // Full: a (3 waiting) gives up its newest for c (none waiting).
+    expect(line.add('c', 'c0')).toBe('a2');
+    // b and c have one each, a two: b's second would leave a with as many as b, so b waits its turn.
+    expect(line.add('b', 'b1')).toBe('b1');
+    expect(line.size).toBe(4);
+    expect(line.isNext('a0')).toBe(true);
+    expect(line.remove('a', 'a0')).toBe(true);
+    expect(line.remove('a', 'a0')).toBe(false);
+    expect(line.drain().sort()).toEqual(['a1', 'b0', 'c0']);
   });
 });

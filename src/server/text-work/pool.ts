@@ -92,6 +92,7 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
       running++;
       const set = threads;
       let overran = false;
+      const startedAt = Date.now();
       const timer = setTimeout(() => {
         overran = true;
         set.stop(thread, fail('text.too_complex'));
@@ -105,7 +106,7 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
         .finally(() => {
           clearTimeout(timer);
           running--;
-          line.done(owner);
+          line.done(owner, Date.now() - startedAt);
           dispatch();
         });
     }
@@ -122,9 +123,15 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
           refused.reject(busy());
           if (refused === waiting) return;
         }
-        waiting.timer = setTimeout(() => {
-          if (line.remove(owner, waiting)) reject(busy());
-        }, opts.budgetMs);
+        // Waited its budget: 503, unless it is next in line (the first free thread takes it, so it
+        // waits no longer than what runs, itself bounded by the budget; or a thread's replacement).
+        const queuedAt = Date.now();
+        const expire = () => {
+          if (line.isNext(waiting) && Date.now() - queuedAt < NEXT_IN_LINE_WAITS * opts.budgetMs) {
+            waiting.timer = setTimeout(expire, opts.budgetMs / 4);
+          } else if (line.remove(owner, waiting)) reject(busy());
+        };
+        waiting.timer = setTimeout(expire, opts.budgetMs);
         dispatch();
       }) as never;
     },
@@ -140,5 +147,8 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
     },
   };
 }
+
+/** How many budgets the task next in line may wait for a thread (all being replaced) before a 503. */
+const NEXT_IN_LINE_WAITS = 10;
 
 const busy = () => fail('text.busy', undefined, {}, retryAfter(2));
