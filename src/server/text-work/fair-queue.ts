@@ -9,6 +9,7 @@ interface Owner<T> {
   running: number;
 }
 
+const always = () => true;
 /** How fast an owner's use of the threads is forgotten. */
 const USE_HALF_LIFE_MS = 10_000;
 /** Use below this (ms) is forgotten, so the memory of it stays small. */
@@ -72,18 +73,13 @@ export class FairQueue<T> {
     return true;
   }
 
-  /** The task to run next, counted as running for its owner until `done`. */
-  next(): { owner: string; item: T } | null {
-    const [key, owner] = this.pick();
+  /** The task to run next (of an owner `may` allow), counted as running for its owner until `done`. */
+  next(may: (owner: string) => boolean = always): { owner: string; item: T } | null {
+    const [key, owner] = this.pick(may);
     if (!owner) return null;
     owner.running++;
     this.waitingCount--;
     return { owner: key, item: (owner.waiting.shift() as { item: T }).item };
-  }
-
-  /** Whether `item` is the task `next` would give now. */
-  isNext(item: T): boolean {
-    return this.pick()[1]?.waiting[0]?.item === item;
   }
 
   /** A task taken by `next` ended, after `ms` on a thread. */
@@ -113,13 +109,13 @@ export class FairQueue<T> {
     return u ? u.ms * 2 ** (-(now - u.at) / USE_HALF_LIFE_MS) : 0;
   }
 
-  private pick(): [string, Owner<T> | null] {
+  private pick(may: (owner: string) => boolean): [string, Owner<T> | null] {
     const now = this.now();
     let bestKey = '';
     let best: Owner<T> | null = null;
     let bestUse = 0;
     for (const [key, o] of this.owners) {
-      if (!o.waiting.length) continue;
+      if (!o.waiting.length || !may(key)) continue;
       const use = this.usedBy(key, now);
       const better =
         !best ||

@@ -58,6 +58,12 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
   let threads: ThreadSet | null = null;
   let ready: Promise<void> | null = null;
   let running = 0;
+  /** When an owner's task was last stopped for running over (each costs a thread's restart). */
+  const overranAt = new Map<string, number>();
+  const overranLately = (owner: string) => Date.now() - (overranAt.get(owner) ?? -Infinity) < OVERRAN_LATELY_MS;
+  // An owner whose task ran over lately gets a thread only if another stays ready: accounts sending
+  // text that always runs over end one thread at a time, never all, and the rest keep being served.
+  const may = (owner: string) => !overranLately(owner) || (threads?.idleCount() ?? 0) >= 2;
 
   // Created on first use: a process that never gets text starts no thread. The first start (threads
   // loading the model) is the process's cold start, outside any budget.
@@ -85,7 +91,7 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
     while (threads && running < opts.threads) {
       const thread = threads.idle();
       if (!thread) return;
-      const next = line.next();
+      const next = line.next(may);
       if (!next) return;
       const { owner, item } = next;
       clearTimeout(item.timer);
@@ -95,6 +101,10 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
       const startedAt = Date.now();
       const timer = setTimeout(() => {
         overran = true;
+        overranAt.set(owner, Date.now());
+        if (overranAt.size > 1000) {
+          for (const [key] of overranAt) if (!overranLately(key)) overranAt.delete(key);
+        }
         set.stop(thread, fail('text.too_complex'));
       }, opts.budgetMs);
       set
@@ -123,15 +133,14 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
           refused.reject(busy());
           if (refused === waiting) return;
         }
-        // Waited its budget: 503, unless it is next in line (the first free thread takes it, so it
-        // waits no longer than what runs, itself bounded by the budget; or a thread's replacement).
-        const queuedAt = Date.now();
-        const expire = () => {
-          if (line.isNext(waiting) && Date.now() - queuedAt < NEXT_IN_LINE_WAITS * opts.budgetMs) {
-            waiting.timer = setTimeout(expire, opts.budgetMs / 4);
-          } else if (line.remove(owner, waiting)) reject(busy());
-        };
-        waiting.timer = setTimeout(expire, opts.budgetMs);
+        // Waited its budget: 503. A quiet owner's task is next in line, so it waits no longer than
+        // the task running when it came. One more turn of the event loop first: a thread's answer
+        // that arrived meanwhile (the loop was busy) frees a thread for it.
+        waiting.timer = setTimeout(() => {
+          setImmediate(() => {
+            if (line.remove(owner, waiting)) reject(busy());
+          });
+        }, opts.budgetMs);
         dispatch();
       }) as never;
     },
@@ -148,7 +157,6 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
   };
 }
 
-/** How many budgets the task next in line may wait for a thread (all being replaced) before a 503. */
-const NEXT_IN_LINE_WAITS = 10;
-
+/** How long an owner whose task ran over is served only while another thread stays ready. */
+const OVERRAN_LATELY_MS = 60_000;
 const busy = () => fail('text.busy', undefined, {}, retryAfter(2));

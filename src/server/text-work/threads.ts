@@ -52,6 +52,12 @@ export class ThreadSet {
     });
   }
 
+  idleCount(): number {
+    let n = 0;
+    for (const t of this.threads) if (t.state === 'idle') n++;
+    return n;
+  }
+
   idle(): Thread | undefined {
     for (const t of this.threads) if (t.state === 'idle') return t;
     return undefined;
