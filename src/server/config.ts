@@ -75,8 +75,10 @@ export const envSchema = z.object({
   TEXT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Worker threads for NLP and Markdown (0: in the main thread, no time budget); default cores - 1, 1 to 4.
   TEXT_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
-  // How long one text task may take, its wait in line included, before a 422 (or 503 when it waited).
+  // How long one text task may run (422 past it) and, apart, wait in line (503 past it): decision 0087.
   TEXT_WORK_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(600),
+  // Text tasks one account may have waiting for a thread; past it, its next is 503 (issue 42).
+  TEXT_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(4),
   // OpenAI-compatible chat-completions API for hashtags and captions (all three set = enabled).
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,

@@ -1,6 +1,7 @@
 // POST /api/content/optimize (signed in): one optimised caption per requested platform.
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
+import { signedInUser } from '../plugins/guards.js';
 import { limitText, TEXT_WORK_ERRORS } from './text-limit.js';
 import { optimizeRequest, optimizeResponse } from '../../shared/contracts/content.js';
 
@@ -12,6 +13,6 @@ export function contentRoutes(app: ZApp, ctx: RouteContext) {
       config: { errors: TEXT_WORK_ERRORS },
       schema: { body: optimizeRequest, response: { 200: optimizeResponse } },
     },
-    async (request) => ctx.services.content.optimize(request.body),
+    async (request) => ctx.services.content.optimize(request.body, signedInUser(request).id),
   );
 }

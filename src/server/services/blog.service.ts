@@ -98,8 +98,8 @@ export function createBlogService(deps: {
   const answers = createAnswerCache();
 
   /** Renders on save: a post that cannot be shown is refused here, with the reason. */
-  async function render(markdown: string) {
-    const out: RenderedPost = await deps.text.run('post', { markdown, site: deps.site });
+  async function render(markdown: string, authorId: string) {
+    const out: RenderedPost = await deps.text.run('post', { markdown, site: deps.site }, authorId);
     if ('refused' in out) throw fail(out.refused === 'too_deep' ? 'blog.too_deep' : 'blog.too_complex');
     return { contentHtml: out.html, summary: out.summary, htmlVersion };
   }
@@ -109,7 +109,7 @@ export function createBlogService(deps: {
     if (row.htmlVersion === htmlVersion && row.contentHtml !== null) return row;
     let rendered: { contentHtml: string; summary: string; htmlVersion: string };
     try {
-      rendered = await render(row.content);
+      rendered = await render(row.content, row.authorId);
     } catch (err) {
       // A refusal is for its author at the next save; readers get the text itself (a busy pool is
       // no refusal: that read answers 503 and a later one renders).
@@ -191,7 +191,7 @@ export function createBlogService(deps: {
 
     async create(authorId: string, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
-      const rendered = await render(input.content);
+      const rendered = await render(input.content, authorId);
       const row = await deps.posts.insert({ ...fieldsOf(input), ...rendered, slug, authorId });
       if (!row) throw fail('blog.slug_taken', undefined, { field: 'slug', slug });
       return toPost(row);
@@ -200,7 +200,7 @@ export function createBlogService(deps: {
     /** Drafts and published posts alike; someone else's post answers like a missing one. */
     async update(authorId: string, id: number, input: CreateBlogPostInput): Promise<BlogPost> {
       const slug = slugFor(input);
-      const rendered = await render(input.content);
+      const rendered = await render(input.content, authorId);
       const row = await deps.posts.updateOwned(id, authorId, { ...fieldsOf(input), ...rendered, slug });
       if (row === 'missing') throw fail('blog.not_found');
       if (row === 'slug_taken') throw fail('blog.slug_taken', undefined, { field: 'slug', slug });

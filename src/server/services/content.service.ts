@@ -7,17 +7,19 @@ import { forPlatform, type PreparedContent } from './content-engine.builtin.js';
 import { llmOptimize } from './content-engine.llm.js';
 
 export function createContentService(deps: {
-  /** The built-in optimiser's reading of a text (run in a text worker thread: text-work/). */
-  prepare: (content: string) => Promise<PreparedContent>;
+  /** The built-in optimiser's reading of a text (run in a text worker thread: text-work/, as `owner`'s work). */
+  prepare: (content: string, owner: string) => Promise<PreparedContent>;
   llm: LlmClient | null;
   logger: Pick<Logger, 'warn'>;
 }) {
   return {
-    async optimize(input: OptimizeInput): Promise<OptimizeResult> {
+    /** `owner`: the account asking (the text threads are shared fairly between accounts). */
+    async optimize(input: OptimizeInput, owner: string): Promise<OptimizeResult> {
+      const prepare = (content: string) => deps.prepare(content, owner);
       if (deps.llm) {
         try {
           return {
-            platforms: await llmOptimize(deps.llm, deps.prepare, input.content, input.platforms),
+            platforms: await llmOptimize(deps.llm, prepare, input.content, input.platforms),
             source: 'llm',
           };
         } catch (err) {
@@ -30,7 +32,7 @@ export function createContentService(deps: {
           );
         }
       }
-      const prepared = await deps.prepare(input.content);
+      const prepared = await prepare(input.content);
       return { platforms: input.platforms.map((p) => forPlatform(p, prepared)), source: 'builtin' };
     },
   };

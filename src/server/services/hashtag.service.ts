@@ -11,8 +11,8 @@ import type { HashtagInput, HashtagSuggestion } from './hashtag-engine.builtin.j
 import { llmHashtags } from './hashtag-engine.llm.js';
 
 export interface HashtagServiceDeps {
-  /** The built-in engine's suggestion (run in a text worker thread: text-work/). */
-  builtin: (input: HashtagInput, observed: ObservedSnapshot | null) => Promise<HashtagSuggestion>;
+  /** The built-in engine's suggestion (run in a text worker thread: text-work/, as `owner`'s work). */
+  builtin: (input: HashtagInput, observed: ObservedSnapshot | null, owner: string) => Promise<HashtagSuggestion>;
   llm: LlmClient | null;
   observations: Pick<HashtagObservationsRepository, 'snapshot'>;
   logger: Pick<Logger, 'warn'>;
@@ -41,9 +41,10 @@ export function createHashtagService(deps: HashtagServiceDeps) {
   }
 
   return {
-    async generate(input: HashtagInput): Promise<HashtagResult> {
+    /** `owner`: the account asking (the text threads are shared fairly between accounts). */
+    async generate(input: HashtagInput, owner: string): Promise<HashtagResult> {
       const snapshot = await observed();
-      const builtin = await deps.builtin(input, snapshot);
+      const builtin = await deps.builtin(input, snapshot, owner);
       if (!deps.llm) return { ...builtin, source: 'builtin' };
       try {
         return { ...(await llmHashtags(deps.llm, input, builtin, snapshot)), source: 'llm' };

@@ -31,11 +31,15 @@ export function createTextToolsFeature(
   const llm = overrides.llm !== undefined ? overrides.llm : llmFromConfig(config);
   return {
     hashtags: createHashtagService({
-      builtin: (input, observed) => text.run('hashtags', { input, observed }),
+      builtin: (input, observed, owner) => text.run('hashtags', { input, observed }, owner),
       llm,
       observations: deps.observations,
       logger,
     }),
-    content: createContentService({ prepare: (content) => text.run('prepare', { content }), llm, logger }),
+    content: createContentService({
+      prepare: (content, owner) => text.run('prepare', { content }, owner),
+      llm,
+      logger,
+    }),
   };
 }

@@ -1,7 +1,8 @@
-// Entry of a text worker thread (piscina): one task runner per thread, its NLP model loaded once
+// Entry of a text worker thread (threads.ts): one task runner per thread, its NLP model loaded once
 // when the thread starts. Built to dist/server/text-worker.js (scripts/build.mjs).
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createTextTaskRunner, type TextTask, type TextTaskSetup } from './tasks.js';
+import type { FromThread, ToThread } from './threads.js';
 
 const run = createTextTaskRunner(workerData as TextTaskSetup);
 // Each engine once now, on a few kilobytes, so the model's data is read and the code compiled before
@@ -19,6 +20,15 @@ for (let i = 0; i < 3; i++) {
   run({ kind: 'post', markdown: sample.repeat(i === 0 ? 900 : 50) });
 }
 
-export default function textTask(task: TextTask): unknown {
-  return run(task);
-}
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs in a worker thread');
+const send = (msg: FromThread) => port.postMessage(msg);
+// One task at a time: the pool sends the next only after this one's answer.
+port.on('message', ({ id, task }: ToThread) => {
+  try {
+    send({ id, value: run(task as TextTask) });
+  } catch (err) {
+    send({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+});
+send({ ready: true });

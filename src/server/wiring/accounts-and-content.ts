@@ -62,6 +62,7 @@ export function createContentServices(
   const textWork = createTextWork({
     threads: config.TEXT_WORKERS ?? defaultTextWorkers(),
     budgetMs: config.TEXT_WORK_BUDGET_MS,
+    queuePerOwner: config.TEXT_QUEUE_PER_ACCOUNT,
     imageSecret: config.sessionSecret,
   });
   // Hashtags and content optimiser (issue 6): built-in engine, language model when configured.
