@@ -120,7 +120,8 @@ describe('downloader', () => {
     await screenshot(page, 'downloader-progress-desktop');
     release();
     const download = await downloadEvent;
-    expect(download.suggestedFilename()).toMatch(/^tiktok-video-\d{13}\.mp4$/);
+    // Saved under the name the server gave the file (one naming rule, decision 0094).
+    expect(download.suggestedFilename()).toBe(`tiktok-fakecreator-${big.id}.mp4`);
     const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dl-')), download.suggestedFilename());
     await download.saveAs(saved);
     expect(fs.statSync(saved).size).toBe(6_000_000);

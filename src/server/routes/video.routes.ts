@@ -18,7 +18,7 @@ import { fail, retryAfter } from '../errors.js';
 import { sendRelayed } from '../lib/send-relayed.js';
 import { API_PATHS, downloadUrl } from '../../shared/api-paths.js';
 import { isPro, mediaJobOwner } from '../services/entitlements.service.js';
-import { fileStem } from '../services/download.service.js';
+import { fileStem } from '../../shared/file-names.js';
 import { slideName } from '../services/photo-post.service.js';
 import { PICTURE_KINDS } from '../services/video.service.js';
 import { downloadHeaders } from '../lib/download-headers.js';

@@ -16,7 +16,7 @@ import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
 import type { JobDispatcher } from '../jobs/dispatcher.js';
 import { isTransient } from '../jobs/retry-rule.js';
-import { downloadFileName } from './download.service.js';
+import { downloadFileName } from '../../shared/file-names.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
 import type { RemuxService } from './remux.service.js';

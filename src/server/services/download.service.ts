@@ -29,6 +29,7 @@ import { MeteredBody } from './metered-body.js';
 import { peekSound } from '../adapters/media/mp4-head.js';
 import { downloadHeaders } from '../lib/download-headers.js';
 import { VIDEO_LINKS } from '../platforms/default.js';
+import { downloadFileName, fileStem } from '../../shared/file-names.js';
 
 /** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
 const SHARPER = /^\d+p$/;
@@ -40,21 +41,6 @@ export interface DownloadStream {
   settled: Promise<boolean>;
   /** Call with each chunk of `body` once it was written out (its buffer may then be reused). */
   release(chunk: Buffer): void;
-}
-
-/** ASCII-only, header-safe start of every file name: <platform id>-<author>-<id>. */
-export function fileStem(platform: string, author: string, id: string): string {
-  const safeAuthor = author.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
-  const stem = platform.replace(/[^a-z0-9-]/g, '').slice(0, 40);
-  return `${stem}-${safeAuthor ? `${safeAuthor}-` : ''}${id.replace(/[^\w-]/g, '').slice(0, 64)}`;
-}
-
-/** <stem>.mp4, <stem>-1080p.mp4 for HEVC, <stem>-photos.zip / <stem>-slideshow.mp4 for a photo post. */
-export function downloadFileName(platform: string, author: string, id: string, quality?: string): string {
-  const stem = fileStem(platform, author, id);
-  if (quality === 'images') return `${stem}-photos.zip`;
-  if (quality === 'slideshow') return `${stem}-slideshow.mp4`;
-  return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
 }
 
 export function createDownloadService(deps: {

@@ -1,9 +1,10 @@
 // Real download progress (decision 0092 'Honest product'): the file is read from the streamed response, so percent,
-// MB of MB and speed come from the bytes actually received; then saved through a Blob URL under a
-// timestamp-based .mp4 name (decision 0092 'Calls'), or .zip for a photo post's photos.
+// MB of MB and speed come from the bytes actually received; then saved through a Blob URL under the
+// name the server gave the file (one naming rule, decision 0094).
 import { useCallback, useRef, useState } from 'react';
 import { videoDownload } from '../../lib/api';
 import { ApiError, errorCode, serverMessage } from '../../lib/api-error';
+import { attachmentName, downloadFileName } from '@shared/file-names';
 
 export interface DownloadProgress {
   /** True until the server answers: a slideshow or a 1080p file is made before its first byte. */
@@ -35,16 +36,6 @@ export class DownloadError extends Error {}
 export function downloadFailure(err: unknown): { limitReached: boolean; message: string | undefined } {
   const message = err instanceof DownloadError ? err.message : serverMessage(err);
   return { limitReached: errorCode(err) === 'quota.exhausted', message: message || undefined };
-}
-
-/** The timestamped name, after the video's platform: `<platform>-video-<ms>.mp4`, `<platform>-photos-<ms>.zip`. */
-export function downloadFileName(platform: string, now = new Date(), contentType = 'video/mp4'): string {
-  const stem = platform.replace(/[^a-z0-9-]/g, '') || 'video';
-  if (contentType === 'application/zip') return `${stem}-photos-${now.getTime()}.zip`;
-  // The original sound, as the platform stores it (AAC in MP4, or MP3).
-  if (contentType === 'audio/mpeg') return `${stem}-sound-${now.getTime()}.mp3`;
-  if (contentType.startsWith('audio/')) return `${stem}-sound-${now.getTime()}.m4a`;
-  return `${stem}-video-${now.getTime()}.mp4`;
 }
 
 function saveBlob(blob: Blob, name: string) {
@@ -96,7 +87,10 @@ export function useVideoDownload() {
           throw new DownloadError('The download was interrupted. Please try again.');
         const seconds = Math.max(0.001, (performance.now() - started) / 1000);
         setProgress({ received, total: total ?? received, bytesPerSecond: received / seconds });
-        const fileName = downloadFileName(platform, new Date(), contentType);
+        // The name the server gave the file (shared/file-names.ts, decision 0094).
+        const fileName =
+          attachmentName(res.headers.get('content-disposition')) ??
+          downloadFileName(platform, '', contentType === 'application/zip' ? 'photos' : 'video');
         saveBlob(new Blob(chunks as BlobPart[], { type: contentType }), fileName);
         return { fileName, bytes: received };
       } catch (err) {
