@@ -36,7 +36,8 @@ export function spreadWords(cue: RawCue): CaptionWord[] {
 }
 
 /** A word longer than the contract allows is cut (a 10,000-character "word" stays bounded). */
-const clipWord = (text: string) => Array.from(text).slice(0, STUDIO_LIMITS.wordChars).join('');
+const clipWord = (text: string) =>
+  text.length <= STUDIO_LIMITS.wordChars ? text : Array.from(text).slice(0, STUDIO_LIMITS.wordChars).join('');
 
 /** Words inside [start, end], ordered, with text; times rounded like the segments'. */
 function fitWords(words: CaptionWord[] | undefined, start: number, end: number): CaptionWord[] | undefined {

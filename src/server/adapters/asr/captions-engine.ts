@@ -4,6 +4,13 @@ import { languageCode, type SubtitleTrack, type TranscriptionEngine } from './ty
 
 /** How long reading a captions file holds the event loop before letting other work run. */
 const SLICE_MS = 8;
+/**
+ * More than any real captions file holds (two hours of speech at a cue a second); the file is read
+ * no further. Every cue and word costs again downstream (merging, checking, storing, answering), so
+ * a 2 MB file of tiny cues from another server must not become 100,000 of them (issue 42).
+ */
+export const MAX_CAPTION_CUES = 10_000;
+export const MAX_CAPTION_WORDS = 20_000;
 
 // Creator captions beat automatic ones; machine translations come last.
 const SOURCE_RANK: Record<string, number> = { LC: 0, ASR: 1, MT: 3 };
@@ -31,7 +38,10 @@ export function createCaptionsEngine(): TranscriptionEngine {
         // A captions file comes from another server and may be up to 2 MB of cues: read in slices
         // of a few milliseconds so other requests (and /api/health) are answered in between.
         let slice = performance.now();
+        let words = 0;
         for (const cue of webVttCues(file)) {
+          words += cue.text.split(' ').length; // a cue's text comes with single spaces
+          if (cues.length === MAX_CAPTION_CUES || words > MAX_CAPTION_WORDS) break;
           // A caption file times cues only: word times are spread inside each cue (issue 29).
           cues.push({ ...cue, words: spreadWords(cue) });
           if (performance.now() - slice > SLICE_MS) {
