@@ -32,9 +32,11 @@ export default async function hostilePage(): Promise<AttackResult> {
       page = html;
       const url = `https://www.tiktok.com/@someone/video/7${String(i).padStart(18, '0')}`;
       const started = performance.now();
-      const request = fetch(`${server.url}/api/video/info`, { method: 'POST', headers, body: JSON.stringify({ url }) }).then(
-        async (res) => ({ status: res.status, body: await res.text() }),
-      );
+      const request = fetch(`${server.url}/api/video/info`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url }),
+      }).then(async (res) => ({ status: res.status, body: await res.text() }));
       const { p99, samples, value } = await healthDuring(server.url, request, 10);
       attackP99Ms = Math.max(attackP99Ms, p99);
       notes.push(

@@ -36,8 +36,16 @@ export function spreadWords(cue: RawCue): CaptionWord[] {
 }
 
 /** A word longer than the contract allows is cut (a 10,000-character "word" stays bounded). */
-const clipWord = (text: string) =>
-  text.length <= STUDIO_LIMITS.wordChars ? text : Array.from(text).slice(0, STUDIO_LIMITS.wordChars).join('');
+function clipWord(text: string): string {
+  if (text.length <= STUDIO_LIMITS.wordChars) return text;
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (n++ === STUDIO_LIMITS.wordChars) break;
+    out += ch; // by code point, and only the first ones: a 2 MB "word" is not split into an array
+  }
+  return out;
+}
 
 /** Words inside [start, end], ordered, with text; times rounded like the segments'. */
 function fitWords(words: CaptionWord[] | undefined, start: number, end: number): CaptionWord[] | undefined {

@@ -11,7 +11,8 @@ import { pdsOf } from '../../src/server/platforms/bluesky/identity.js';
 
 const fill = (shape: string, bytes: number) => shape.repeat(Math.max(1, Math.floor(bytes / shape.length)));
 const CUE = '00:00:00.000 --> 00:00:01.000\n';
-const RSS = (items: string) => `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>${items}</channel></rss>`;
+const RSS = (items: string) =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>${items}</channel></rss>`;
 const DATED = '<pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate>';
 const tryFeed = (xml: string) => {
   try {
@@ -22,11 +23,11 @@ const tryFeed = (xml: string) => {
 };
 const scriptPage = (json: string) =>
   `<html><body><script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">${json}</script></body></html>`;
+/** About 100 bytes of JSON each. */
 const gear = (i: number) => ({
-  CodecType: 'h265_hvc1',
+  CodecType: 'h265',
   Format: 'dash',
-  Bitrate: i,
-  PlayAddr: { UrlList: [`https://v16.tiktokcdn.com/media-video-hvc1/${i}`], Width: 1080, Height: 1920 },
+  PlayAddr: { UrlList: [`https://v.tiktokcdn.com/${i}`], Width: 1080, Height: 1920 },
 });
 
 export const CASES: Record<string, (bytes: number) => unknown> = {
@@ -46,12 +47,12 @@ export const CASES: Record<string, (bytes: number) => unknown> = {
   'TikTok page: unclosed <p class= (bot check)': (n) => detectWafChallenge(`<p id="wci" ${fill('class=', n)}`),
   'TikTok page: deeply nested JSON': (n) => readVideoPage(scriptPage(`${fill('[', n / 2)}${fill(']', n / 2)}`)),
   'TikTok page: thousands of gears at one resolution (DASH list)': (n) => {
-    const count = Math.floor(n / 150);
+    const count = Math.floor(n / 100);
     const item = {
       id: '1',
       video: {
         bitrateInfo: Array.from({ length: count }, (_, i) => gear(i)),
-        bitrateAudioInfo: Array.from({ length: count }, (_, i) => ({ UrlList: [`https://v16.tiktokcdn.com/a/${i}`] })),
+        bitrateAudioInfo: Array.from({ length: count }, (_, i) => ({ UrlList: [`https://v.tiktokcdn.com/a${i}`] })),
       },
     };
     return mapItemStruct(item, '1');

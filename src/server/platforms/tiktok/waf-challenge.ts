@@ -28,6 +28,7 @@ function classOf(html: string, id: string): string | undefined {
     const named = idAttr.exec(tag);
     const cls = named ? classAttr.exec(tag.slice(named.index + named[0].length)) : null;
     if (cls) return cls[1];
+    if (gt < 0) break; // the last tag runs to the end: every later `<p` is inside it
   }
   return undefined;
 }
