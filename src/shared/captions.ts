@@ -36,7 +36,16 @@ export function spreadWords(cue: RawCue): CaptionWord[] {
 }
 
 /** A word longer than the contract allows is cut (a 10,000-character "word" stays bounded). */
-const clipWord = (text: string) => Array.from(text).slice(0, STUDIO_LIMITS.wordChars).join('');
+function clipWord(text: string): string {
+  if (text.length <= STUDIO_LIMITS.wordChars) return text;
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (n++ === STUDIO_LIMITS.wordChars) break;
+    out += ch; // by code point, and only the first ones: a 2 MB "word" is not split into an array
+  }
+  return out;
+}
 
 /** Words inside [start, end], ordered, with text; times rounded like the segments'. */
 function fitWords(words: CaptionWord[] | undefined, start: number, end: number): CaptionWord[] | undefined {
@@ -72,11 +81,32 @@ const decodeEntities = (s: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 
+/**
+ * Text with every `<...>` tag removed, as `replace(/<[^>]*>/g, '')` would, in one pass: that regex
+ * retries from each `<` of an unclosed run and took seconds on a captions file of `<` (issue 42).
+ * A `<` with no `>` after it is no tag, and neither is any `<` after it: the rest is kept as it is.
+ */
+export function stripTags(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = text.indexOf('<'); open >= 0; open = text.indexOf('<', from)) {
+    const close = text.indexOf('>', open + 1);
+    if (close < 0) break;
+    out += text.slice(from, open);
+    from = close + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** WebVTT cues; tags such as <c>, <v Name>, <00:00:01.000> are stripped, NOTE/STYLE blocks skipped. */
 export function parseWebVtt(text: string): RawCue[] {
+  return Array.from(webVttCues(text));
+}
+
+/** parseWebVtt one cue at a time, so a caller with a large file can let other work run between cues. */
+export function* webVttCues(text: string): Generator<RawCue> {
   const body = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (!/^WEBVTT/.test(body.trimStart())) throw new Error('not a WebVTT file');
-  const cues: RawCue[] = [];
   for (const block of body.split(/\n{2,}/)) {
     const lines = block.split('\n').filter((l) => l.trim() !== '');
     const timing = lines.findIndex((l) => l.includes('-->'));
@@ -85,17 +115,11 @@ export function parseWebVtt(text: string): RawCue[] {
     const start = parseTimestamp(a);
     const end = parseTimestamp((b ?? '').trim().split(/\s+/)[0] ?? '');
     if (!Number.isFinite(start) || !Number.isFinite(end)) continue;
-    const cueText = decodeEntities(
-      lines
-        .slice(timing + 1)
-        .join(' ')
-        .replace(/<[^>]*>/g, ''),
-    )
+    const cueText = decodeEntities(stripTags(lines.slice(timing + 1).join(' ')))
       .replace(/\s+/g, ' ')
       .trim();
-    if (cueText) cues.push({ start, end, text: cueText });
+    if (cueText) yield { start, end, text: cueText };
   }
-  return cues;
 }
 
 /** Ordered, non-overlapping segments inside [0, duration], numbered from 1, empty text dropped. */
@@ -110,26 +134,32 @@ export function normalizeSegments(cues: RawCue[], duration: number): CaptionSegm
     }))
     .filter((c) => c.text && c.start < limit && Number.isFinite(c.start))
     .sort((x, y) => x.start - y.start);
-  const out: CaptionSegment[] = [];
+  // Cues that share a start are merged: their texts and words are collected in lists of their own
+  // and joined once, so a file of many cues at 0:00 costs its length, not its length squared.
+  const out: Array<{ start: number; end: number; texts: string[]; words?: CaptionWord[]; ownWords: boolean }> = [];
   for (const c of sorted) {
     const prev = out[out.length - 1];
     let start = c.start;
     if (prev && start < prev.end) {
       // Overlap: the earlier cue ends where this one starts (or they share a start: merge).
       if (start <= prev.start) {
-        prev.text = `${prev.text} ${c.text}`;
+        prev.texts.push(c.text);
         prev.end = Math.max(prev.end, Math.min(limit, c.end));
-        if (prev.words || c.words) prev.words = [...(prev.words ?? []), ...(c.words ?? [])];
+        if (prev.words || c.words) {
+          if (!prev.ownWords) prev.words = [...(prev.words ?? [])];
+          prev.ownWords = true;
+          for (const w of c.words ?? []) prev.words?.push(w);
+        }
         continue;
       }
       prev.end = start;
     }
     const end = Math.max(start, Math.min(limit, c.end));
     start = round3(start);
-    out.push({ id: out.length + 1, start, end: round3(end), text: c.text, ...(c.words ? { words: c.words } : {}) });
+    out.push({ start, end: round3(end), texts: [c.text], ownWords: false, ...(c.words ? { words: c.words } : {}) });
   }
-  return out.map((s) => {
-    const seg: CaptionSegment = { ...s, start: round3(s.start), end: round3(s.end) };
+  return out.map((s, i) => {
+    const seg: CaptionSegment = { id: i + 1, start: round3(s.start), end: round3(s.end), text: s.texts.join(' ') };
     if (s.words) seg.words = fitWords(s.words, seg.start, seg.end);
     return seg;
   });

@@ -86,10 +86,17 @@ function gearForm(gear: Json, extra: Json, urls: string[]): GearForm | null {
   return null;
 }
 
+/**
+ * A post has a dozen gears and each a few mirrors; a page listing more is not TikTok's, and reading
+ * all of them (a URL parse each) would hold the event loop for the whole of an 8 MB page (issue 42).
+ */
+const MAX_GEARS = 64;
+const MAX_MIRRORS = 16;
+
 /** The usable gears of a `video` object, in TikTok's order. */
 export function readGears(video: Json): Gear[] {
   const gears: Gear[] = [];
-  for (const gear of Array.isArray(video.bitrateInfo) ? video.bitrateInfo : []) {
+  for (const gear of Array.isArray(video.bitrateInfo) ? video.bitrateInfo.slice(0, MAX_GEARS) : []) {
     if (!gear || typeof gear !== 'object') continue;
     const urls = mirrorUrls(gear.PlayAddr?.UrlList);
     const codec = gearCodec(gear);
@@ -112,7 +119,7 @@ export function readGears(video: Json): Gear[] {
 
 /** A URL list (`UrlList`, `urlList`, `url_list`), one URL, or `[{src}]` (yt-dlp): usable ones, no repeats. */
 export function mirrorUrls(list: unknown): string[] {
-  const raw = Array.isArray(list) ? list : list === undefined || list === null ? [] : [list];
+  const raw = Array.isArray(list) ? list.slice(0, MAX_MIRRORS) : list === undefined || list === null ? [] : [list];
   const urls = raw
     .map((u) => (u && typeof u === 'object' ? (u as Json).src : u))
     .map((u) => (typeof u === 'string' && u.startsWith('//') ? `https:${u}` : u)) // protocol-relative (yt-dlp)

@@ -15,10 +15,15 @@ export { looseNumber, usableMediaUrl } from './gears.js';
 type Json = Record<string, any>;
 
 const LABELS = ['hd', 'sd', 'low'];
+/**
+ * TikTok allows 35 slides; anything past 50 is not a real post. The same bound serves the sound
+ * tracks and a slide's mirrors, so a page listing millions costs no more than a real one (issue 42).
+ */
+const MAX_SLIDES = 50;
 
 /** `video.bitrateAudioInfo` tracks, highest bitrate first, each with its usable URLs in order. */
 function rankedAudio(video: Json): Array<{ bitrate: number; urls: string[] }> {
-  return (Array.isArray(video.bitrateAudioInfo) ? video.bitrateAudioInfo : [])
+  return (Array.isArray(video.bitrateAudioInfo) ? video.bitrateAudioInfo.slice(0, MAX_SLIDES) : [])
     .filter((a: Json) => a && String(a.MediaType ?? 'audio').toLowerCase() === 'audio')
     .map((a: Json) => {
       const list = a.UrlList ?? {};
@@ -58,7 +63,10 @@ function sharperOptions(gears: Gear[], audio: string[][], floor: number): MediaO
     const res = resolutionOf(g);
     if (res <= floor || (g.form === 'split' && !audio.length)) continue;
     if (g.form === 'whole' && g.codec === 'h264') continue; // labelled among the H.264 files
-    byRes.set(res, [...(byRes.get(res) ?? []), g]);
+    // Pushed, not copied: a page of thousands of gears at one resolution costs its length (issue 42).
+    const list = byRes.get(res);
+    if (list) list.push(g);
+    else byRes.set(res, [g]);
   }
   return [...byRes.entries()]
     .sort((a, b) => b[0] - a[0])
@@ -144,15 +152,12 @@ export function postPictures(item: Json): PostPictures {
   };
 }
 
-/** TikTok allows 35 slides; anything past 50 is not a real post. */
-const MAX_SLIDES = 50;
-
 /** `imagePost.images[i].imageURL.urlList`, the `.jpeg?` links first (research §7). */
 export function photoSlides(item: Json): PhotoSlide[] {
   const images = Array.isArray(item.imagePost?.images) ? item.imagePost.images : [];
   const slides: PhotoSlide[] = [];
   for (const image of images.slice(0, MAX_SLIDES)) {
-    const list: unknown[] = Array.isArray(image?.imageURL?.urlList) ? image.imageURL.urlList : [];
+    const list: unknown[] = Array.isArray(image?.imageURL?.urlList) ? image.imageURL.urlList.slice(0, MAX_SLIDES) : [];
     const urls = list.filter(usableMediaUrl);
     if (!urls.length) continue;
     urls.sort((a, b) => Number(b.includes('.jpeg?')) - Number(a.includes('.jpeg?')));

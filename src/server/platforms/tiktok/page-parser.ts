@@ -7,16 +7,39 @@ import { dropNul } from '../../lib/nul.js';
 // biome-ignore lint/suspicious/noExplicitAny: TikTok's page JSON, unversioned; every read below is checked
 type Json = Record<string, any>;
 
-const SCRIPT = /<script\b[^>]*\bid=["']__UNIVERSAL_DATA_FOR_REHYDRATION__["'][^>]*>([\s\S]*?)<\/script>/i;
-/** The 2021 Next.js generation (fixture real_2021-09-11_nextjs_pageProps): `props.pageProps` holds the detail. */
-const NEXT_SCRIPT = /<script\b[^>]*\bid=["']__NEXT_DATA__["'][^>]*>([\s\S]*?)<\/script>/i;
+/**
+ * The body of the first `<script ... id="<id>" ...>...</script>`, as the regex
+ * /<script\b[^>]*\bid=["']<id>["'][^>]*>([\s\S]*?)<\/script>/i would find it, in one pass: the
+ * regex retried from each `<script` and rescanned to the end for each, taking seconds on a page of
+ * unclosed `<script ` (issue 42). The starts that share one closing `>` share one tag text; only the
+ * first (longest) can hold the id first, so each tag text is read once.
+ */
+export function scriptById(html: string, id: string): string | null {
+  const opens = /<script\b/gi;
+  const idAttr = new RegExp(`\\bid=["']${id}["']`, 'i');
+  let tagEnd = -1;
+  for (let m = opens.exec(html); m; m = opens.exec(html)) {
+    if (m.index < tagEnd) continue; // inside the tag text read last time (same closing `>`)
+    tagEnd = html.indexOf('>', m.index);
+    if (tagEnd < 0) return null; // no `>` after this, so none after any later `<script` either
+    if (!idAttr.test(html.slice(m.index + 7, tagEnd))) continue;
+    const close = /<\/script>/gi;
+    close.lastIndex = tagEnd + 1;
+    const end = close.exec(html);
+    // With no `</script>` after this tag there is none after any later one: no match at all.
+    return end ? html.slice(tagEnd + 1, end.index) : null;
+  }
+  return null;
+}
 
-/** `__NEXT_DATA__.props.pageProps` in the shape of a `__DEFAULT_SCOPE__` (same statusCode/itemInfo fields). */
+/**
+ * The 2021 Next.js generation (fixture real_2021-09-11_nextjs_pageProps): `__NEXT_DATA__.props.pageProps`
+ * in the shape of a `__DEFAULT_SCOPE__` (same statusCode/itemInfo fields). */
 function nextDataScope(html: string): Json | null {
-  const m = NEXT_SCRIPT.exec(html);
-  if (!m) return null;
+  const script = scriptById(html, '__NEXT_DATA__');
+  if (script === null) return null;
   try {
-    const props = JSON.parse(m[1], dropNul)?.props?.pageProps;
+    const props = JSON.parse(script, dropNul)?.props?.pageProps;
     return props && typeof props === 'object' && 'statusCode' in props ? { 'webapp.video-detail': props } : null;
   } catch {
     return null;
@@ -25,10 +48,10 @@ function nextDataScope(html: string): Json | null {
 
 /** The `__DEFAULT_SCOPE__` object, or null when the page carries no rehydration data. */
 export function extractScope(html: string): Json | null {
-  const m = SCRIPT.exec(html);
-  if (!m) return nextDataScope(html);
+  const script = scriptById(html, '__UNIVERSAL_DATA_FOR_REHYDRATION__');
+  if (script === null) return nextDataScope(html);
   try {
-    const data = JSON.parse(m[1], dropNul);
+    const data = JSON.parse(script, dropNul);
     return data && typeof data === 'object' && data.__DEFAULT_SCOPE__ && typeof data.__DEFAULT_SCOPE__ === 'object'
       ? data.__DEFAULT_SCOPE__
       : null;
