@@ -338,6 +338,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     limits,
     videoObservers,
     schedules,
+    /** The job queue (tests watch what it reads). */
+    jobQueue: jobs,
     background: runBackground(background),
   };
 }
