@@ -45,12 +45,11 @@ export default async function longPolls(): Promise<AttackResult> {
       let seen = mediaJobToken(job);
       while (Date.now() < end) {
         const asked = Date.now();
-        const r = await fetch(
-          `${m.server.url}/api/media-jobs/${job.id}?wait=25000&seen=${encodeURIComponent(seen)}`,
-          { headers: pro.headers },
-        ).catch(() => null);
-        const body = r?.ok ? ((await r.json()) as typeof job) : (await r?.arrayBuffer(), null);
-        if (body) seen = mediaJobToken(body);
+        const r = await fetch(`${m.server.url}/api/media-jobs/${job.id}?wait=25000&seen=${encodeURIComponent(seen)}`, {
+          headers: pro.headers,
+        }).catch(() => null);
+        if (r?.ok) seen = mediaJobToken((await r.json()) as typeof job);
+        else await r?.arrayBuffer();
         answers++;
         lat.push(Date.now() - asked);
         if (!r?.ok) failed++;
