@@ -140,6 +140,10 @@ export const envSchema = z.object({
   FFPROBE_PATH: optionalString,
   MEDIA_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   MEDIA_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).optional(),
+  // One account's running media jobs on a node at most (default: half of MEDIA_CONCURRENCY, at least 1).
+  MEDIA_SLOTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(64).optional(),
+  // Status long polls (GET /api/media-jobs/:id?wait) one account holds at once on a node; beyond, answered at once.
+  LONG_POLLS_PER_ACCOUNT: z.coerce.number().int().min(0).max(1000).default(8),
   MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   // How long a request waits for its media job before answering media.busy (the job goes on).
   MEDIA_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),

@@ -57,6 +57,8 @@ export function createContext(config: Config, database: Database, logger: Logger
     limits: accounts.limits,
     videoObservers: media.videoObservers,
     schedules,
+    /** The job queue (tests watch what it reads). */
+    jobQueue: adapters.jobQueue,
     background,
   };
 }

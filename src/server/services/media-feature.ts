@@ -80,6 +80,8 @@ export function createMediaFeature(
     maxQueue: media.config.maxQueue ?? concurrency * 4,
     waitMs: config.MEDIA_WAIT_SECONDS * 1000,
     timeoutSeconds: config.MEDIA_TIMEOUT_SECONDS,
+    slotsPerAccount: config.MEDIA_SLOTS_PER_ACCOUNT,
+    longPollsPerAccount: config.LONG_POLLS_PER_ACCOUNT,
     testKinds: deps.testKinds,
   });
   const engines = deps.engines ?? [

@@ -15,6 +15,8 @@ import { mediaJobToken, type MediaJobView } from '../../shared/contracts/media-j
 import { AppError, fail, infrastructureError, revive } from '../errors.js';
 import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn, type MediaJobName } from '../jobs/catalogue.js';
 import { isTransient } from '../jobs/retry-rule.js';
+import { lineKey } from '../adapters/jobs/job-news.js';
+import { createLongPolls, SAFETY_RECHECK_MS } from './media-jobs.long-poll.js';
 import type {
   MediaPayloads,
   PayloadMap,
@@ -46,7 +48,10 @@ const POLL_MAX_MS = 1000;
 type Outcome = { row: MediaResult } | { err: AppError } | { live: GrowingFile };
 
 const MAX_STATUS_WAIT_MS = 25_000;
-const STATUS_POLL_MS = 250;
+/** Long polls one account may hold at once on a node (LONG_POLLS_PER_ACCOUNT). */
+export const LONG_POLLS_PER_ACCOUNT = 8;
+/** An account's share of a node's MEDIA_CONCURRENCY slots (MEDIA_SLOTS_PER_ACCOUNT): half, at least one. */
+export const slotsPerAccount = (concurrency: number) => Math.max(1, Math.ceil(concurrency / 2));
 
 const busy = () => fail('media.busy');
 const aborted = () => fail('request.aborted');
@@ -74,6 +79,8 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
     policy: 'stately',
     cancellable: true,
     concurrency: deps.concurrency,
+    // One account runs at most its share of this node's slots; its other jobs wait without holding one.
+    ownerShare: deps.slotsPerAccount ?? slotsPerAccount(deps.concurrency),
     retryLimit: 0,
     expireInSeconds: Math.max(...Object.values(kinds).map((k) => k.timeoutSeconds(limits))),
   };
@@ -87,6 +94,7 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   /** Per key, the result a job on this node is making now (readable while it grows). */
   const lives = new Map<string, GrowingFile>();
   let admission: Promise<unknown> = Promise.resolve();
+  const polls = createLongPolls({ queue: deps.queue, perAccount: deps.longPollsPerAccount ?? LONG_POLLS_PER_ACCOUNT });
 
   function toAppError(err: unknown, kind: string): AppError {
     if (err instanceof AppError) return err;
@@ -173,12 +181,15 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
       const done = (o: Outcome | null) => {
         clearTimeout(timer);
         settled.off(id, done);
+        off();
         signal?.removeEventListener('abort', leave);
         resolve(o);
       };
       const leave = () => done(null);
       const timer = setTimeout(done, ms, null);
       settled.once(id, done);
+      // The queue's news of the job (from any node): look again now.
+      const off = deps.queue.onNews(id, leave);
       signal?.addEventListener('abort', leave, { once: true });
     });
   }
@@ -359,25 +370,39 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
      */
     async status(id: string, asker?: string, wait?: StatusWait): Promise<MediaJobView> {
       const deadline = Date.now() + Math.min(wait?.ms ?? 0, MAX_STATUS_WAIT_MS);
-      for (;;) {
-        const s = await deps.queue.status(MEDIA_QUEUE, id, { position: true });
-        const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
-        if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
-        const v = view(id, s);
-        // Waiting (a long poll): until the job moved on from what the asker saw, ended, or time ran out.
-        const left = deadline - Date.now();
-        if (
-          v.state === 'done' ||
-          v.state === 'failed' ||
-          left <= 0 ||
-          wait?.signal?.aborted ||
-          mediaJobToken(v) !== wait?.seen
-        )
-          return v.state === 'done' ? { ...v, ...(await resultOf(s)) } : v;
-        // News of a job run here comes at once; another node's progress is read again in a moment.
-        await news(id, Math.min(STATUS_POLL_MS, left), wait?.signal);
+      const account = asker ?? '';
+      let holding = false;
+      try {
+        for (;;) {
+          const s = await deps.queue.status(MEDIA_QUEUE, id, { position: true });
+          const askers = Array.isArray(s?.data.askers) ? (s.data.askers as unknown[]) : [];
+          if (asker !== undefined && !askers.includes(asker)) throw fail('media.job_not_found');
+          const v = view(id, s);
+          // Waiting (a long poll): until the job moved on from what the asker saw, ended, or time ran out.
+          const left = deadline - Date.now();
+          if (
+            v.state === 'done' ||
+            v.state === 'failed' ||
+            left <= 0 ||
+            wait?.signal?.aborted ||
+            mediaJobToken(v) !== wait?.seen
+          )
+            return v.state === 'done' ? { ...v, ...(await resultOf(s)) } : v;
+          // Beyond the account's long polls: where it stands, at once (the client then polls gently).
+          if (!holding) {
+            if (!polls.take(account)) return v;
+            holding = true;
+          }
+          // Read again on news of the job (a queued one: of the line moving too), or after a while.
+          const keys = v.state === 'queued' ? [id, lineKey(MEDIA_QUEUE)] : [id];
+          await polls.change(keys, Math.min(SAFETY_RECHECK_MS, left), wait?.signal);
+        }
+      } finally {
+        if (holding) polls.give(account);
       }
     },
+    /** Long polls held on this node now (all accounts). */
+    longPolls: () => polls.held(),
   };
 }
 /** The media dispatcher over a payload map (tests: their made-up kinds). */

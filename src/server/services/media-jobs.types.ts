@@ -70,6 +70,10 @@ export interface MediaJobsDeps {
   waitMs: number;
   /** A job running longer than this (plus a minute) was lost with its worker and runs again. */
   timeoutSeconds: number;
+  /** MEDIA_SLOTS_PER_ACCOUNT: one account's running jobs on this node at most (default: half the slots, at least one). */
+  slotsPerAccount?: number;
+  /** LONG_POLLS_PER_ACCOUNT: status long polls one account holds at once on this node (default 8). */
+  longPollsPerAccount?: number;
   /** Kinds declared by tests on top of the catalogue (their handlers come after the start). */
   testKinds?: Record<string, JobKind>;
 }

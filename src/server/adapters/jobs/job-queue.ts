@@ -6,6 +6,8 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobsConnection } from '../../db/client.js';
 import { pgBossTables } from './pgboss-tables.js';
+import { createFairWorker } from './fair-worker.js';
+import { createJobNews, lineKey } from './job-news.js';
 
 export interface JobHandlerContext {
   id: string;
@@ -27,6 +29,11 @@ export interface QueueDefinition {
   policy?: 'standard' | 'stately';
   /** Running handlers see a cancellation (cancel() on any node) through their signal. */
   cancellable?: boolean;
+  /**
+   * At most this many of the node's `concurrency` jobs with the same `data.owner` at once; the
+   * owner's others wait in line without holding a slot (fair-worker.ts). Unset: pg-boss's worker.
+   */
+  ownerShare?: number;
 }
 
 export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
@@ -86,17 +93,21 @@ export function createJobQueue(opts: {
       maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
     } as PgBoss.ConstructorOptions);
     boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
-    return boss.start();
+    await boss.start();
+    await news.start((text, values) => boss.getDb().executeSql(text, values));
   };
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
   let started: Promise<unknown> | null = null;
   // pg-boss 10 waits a polling interval after every fetch; a worker that just finished a job, or
   // a queue this node just sent to, is woken at once instead (a busy queue drains without pauses).
-  const workersOf = new Map<string, string[]>();
+  const workersOf = new Map<string, Array<() => void>>();
   const wake = (name: string) => {
-    for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
+    for (const notify of workersOf.get(name) ?? []) notify();
   };
+  const fairWorkers: Array<ReturnType<typeof createFairWorker>> = [];
+  // Who waits for a job's news (a long poll) hears it here and, on PostgreSQL, from other nodes.
+  const news = createJobNews(opts.connection, opts.logger);
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
   const tables = pgBossTables(
@@ -126,41 +137,62 @@ export function createJobQueue(opts: {
     /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
       const workers = Math.max(1, q.concurrency ?? 1);
+      const runJob = async (job: { id: string; data: Record<string, unknown> | null; willRetry: boolean }) => {
+        const own = new AbortController();
+        running.set(job.id, own);
+        // Another node's cancel() reaches this handler within a poll.
+        const watch = q.cancellable
+          ? setInterval(
+              () =>
+                void stateOf(q.name, job.id).then(
+                  (s) => s === 'cancelled' && own.abort(),
+                  () => undefined,
+                ),
+              CANCEL_POLL_MS,
+            )
+          : undefined;
+        try {
+          const signal = AbortSignal.any([stopping.signal, own.signal]);
+          return await handler({ id: job.id, data: job.data ?? {}, signal, willRetry: job.willRetry });
+        } finally {
+          clearInterval(watch);
+          running.delete(job.id);
+        }
+      };
+      if (q.ownerShare !== undefined) {
+        const fair = createFairWorker({
+          concurrency: workers,
+          share: q.ownerShare,
+          pollingMs: polling * 1000,
+          fetch: (skip) => tables.fetchNext(q.name, skip),
+          run: (job) => runJob({ ...job, willRetry: job.retryCount < job.retryLimit }),
+          complete: (id, output) => boss.complete(q.name, id, output as object),
+          fail: (id, err) => boss.fail(q.name, id, err as object),
+          changed: (id) => {
+            news.tell(id);
+            news.tell(lineKey(q.name));
+          },
+          onError: (err) => opts.logger.warn({ err: (err as Error)?.message, queue: q.name }, 'job queue error'),
+        });
+        fairWorkers.push(fair);
+        workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), fair.wake]);
+        fair.wake();
+        return;
+      }
       for (let i = 0; i < workers; i++) {
         let self = '';
         self = await boss.work<Record<string, unknown>>(
           q.name,
           { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true },
           async ([job]) => {
-            const own = new AbortController();
-            running.set(job.id, own);
-            // Another node's cancel() reaches this handler within a poll.
-            const watch = q.cancellable
-              ? setInterval(
-                  () =>
-                    void stateOf(q.name, job.id).then(
-                      (s) => s === 'cancelled' && own.abort(),
-                      () => undefined,
-                    ),
-                  CANCEL_POLL_MS,
-                )
-              : undefined;
             try {
-              const signal = AbortSignal.any([stopping.signal, own.signal]);
-              return await handler({
-                id: job.id,
-                data: job.data ?? {},
-                signal,
-                willRetry: job.retryCount < job.retryLimit,
-              });
+              return await runJob({ id: job.id, data: job.data, willRetry: job.retryCount < job.retryLimit });
             } finally {
-              clearInterval(watch);
-              running.delete(job.id);
               boss.notifyWorker(self); // fetch the next job now, not after the interval
             }
           },
         );
-        workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), self]);
+        workersOf.set(q.name, [...(workersOf.get(q.name) ?? []), () => boss.notifyWorker(self)]);
       }
     },
     /**
@@ -198,19 +230,30 @@ export function createJobQueue(opts: {
     /** Marks a job as wanted by someone who is not connected (it is never cancelled on leave). */
     keep: gated((name: string, id: string) => tables.join(name, id, { keep: true })),
     /** Where a running job stands (0..100), kept in its data so every node's status() reads it. */
-    setProgress: gated(tables.setProgress),
+    setProgress: gated(async (name: string, id: string, percent: number) => {
+      await tables.setProgress(name, id, percent);
+      news.tell(id);
+    }),
+    /** Calls `fn` when job `id` (or, with lineKey(queue), a queue's line) may have changed, on any node. */
+    onNews: (key: string, fn: () => void) => news.hear(key, fn),
     /** Cancels an open job even if kept (the person who asked for it said stop). */
     cancel: gated(async (name: string, id: string): Promise<boolean> => {
       const before = await boss.getJobById(name, id);
       if (!before || !['created', 'retry', 'active'].includes(before.state)) return false;
       await boss.cancel(name, id);
       running.get(id)?.abort();
+      news.tell(id);
+      news.tell(lineKey(name));
       return true;
     }),
     /** Cancels an open job unless it is kept; a handler running it here stops now, elsewhere within a poll. */
     cancelUnlessKept: gated(async (name: string, id: string): Promise<boolean> => {
       const cancelled = await tables.cancelUnlessKept(name, id);
-      if (cancelled) running.get(id)?.abort();
+      if (cancelled) {
+        running.get(id)?.abort();
+        news.tell(id);
+        news.tell(lineKey(name));
+      }
       return cancelled;
     }),
     /** A cron schedule: pg-boss fires it once per tick across every node on the database. */
@@ -219,6 +262,9 @@ export function createJobQueue(opts: {
     },
     async stop() {
       stopping.abort();
+      // Our own workers end their jobs (fail: retried elsewhere) while the database is still open.
+      await Promise.all(fairWorkers.map((w) => w.stop(10_000)));
+      await news.stop();
       // boss is unset only while start() is still loading pg-boss (background.ts waits for it).
       if (started && boss) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
