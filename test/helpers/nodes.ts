@@ -2,14 +2,15 @@
 // their media store (what a deployment of web and worker nodes needs, decision 0022).
 import { openPostgres } from '../../src/server/db/client.js';
 import { startFakeS3 } from '../fakes/fake-s3.js';
-import type { ContextOverrides } from '../../src/server/context.js';
+import type { AppContext } from '../../src/server/context.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { createPostgresDatabase } from './test-db.js';
 
 export async function startNodes(
   roles: string[],
   env: Record<string, string>,
-  overrides?: ContextOverrides,
+  /** Runs on each node before it starts (as createTestApp's `configure`). */
+  configure?: (ctx: AppContext) => unknown,
 ): Promise<{ nodes: TestApp[]; add(role: string): Promise<TestApp>; close(): Promise<void> }> {
   const db = await createPostgresDatabase();
   const s3 = await startFakeS3({ bucket: 'smt-media', accessKeyId: 'AKIDTEST' });
@@ -24,7 +25,7 @@ export async function startNodes(
     const node = await createTestApp({
       database: await openPostgres(db.url),
       env: { ...env, ...store, PROCESS_ROLE: role },
-      ...(overrides ? { overrides } : {}),
+      ...(configure ? { configure } : {}),
     });
     nodes.push(node);
     return node;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fail } from '../../src/server/errors.js';
+import type { AppContext } from '../../src/server/context.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startNodes } from '../helpers/nodes.js';
@@ -19,8 +20,10 @@ import { mutedMp4, toneMp4 } from '../fakes/media-samples.js';
 
 const async = { prefer: 'respond-async' };
 /** The media job kinds these tests run, declared like the catalogue's audio kind. */
-const extraJobKinds = (...names: string[]): Record<string, JobKind> =>
+const madeUpKinds = (...names: string[]): Record<string, JobKind> =>
   Object.fromEntries(names.map((n) => [n, JOB_CATALOGUE.audio]));
+/** Declares them on the app's media queue before it starts. */
+const declaring = (kinds: Record<string, JobKind>) => (ctx: AppContext) => ctx.services.mediaJobs.declare(kinds);
 /** The media dispatcher typed for these made-up kinds (the product's is typed by the catalogue). */
 const testJobs = (t: TestApp) => t.ctx.services.mediaJobs as unknown as MediaJobsOf<Record<string, { name?: string }>>;
 const transfersOf = (tt: FakeTikTok, id: string) => tt.transfers.filter((x) => x.path.includes(`/${id}/`));
@@ -41,7 +44,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
         MEDIA_CONCURRENCY: '1',
         MEDIA_QUEUE_LIMIT: '10',
       },
-      overrides: { extraJobKinds: extraJobKinds('probe') },
+      configure: declaring(madeUpKinds('probe')),
     });
   });
   afterAll(async () => {
@@ -140,7 +143,7 @@ describe.each(DB_KINDS)('media jobs (%s)', (db) => {
 describe('media jobs: a job that ends in a refusal', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ overrides: { extraJobKinds: extraJobKinds('refusal') } });
+    t = await createTestApp({ configure: declaring(madeUpKinds('refusal')) });
   });
   afterAll(async () => {
     await t.close();
@@ -175,8 +178,8 @@ describe('media jobs: transient failures are retried, final ones are not', () =>
   const codes = ['upstream.unavailable', 'upstream.timeout', 'upstream.rate_limited'] as const;
   let t: TestApp;
   beforeAll(async () => {
-    const kinds = extraJobKinds('final-answer', ...codes.map((c) => `flaky-${c}`));
-    t = await createTestApp({ overrides: { extraJobKinds: kinds } });
+    const kinds = madeUpKinds('final-answer', ...codes.map((c) => `flaky-${c}`));
+    t = await createTestApp({ configure: declaring(kinds) });
   });
   afterAll(async () => {
     await t.close();

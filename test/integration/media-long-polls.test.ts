@@ -67,7 +67,11 @@ describe.each(DB_KINDS)('media job long polls (%s)', (db) => {
   let held: ReturnType<typeof heldJobs>;
   let counter: { reads: number };
   beforeAll(async () => {
-    t = await createTestApp({ db, env: { LONG_POLLS_PER_ACCOUNT: '3' }, overrides: { extraJobKinds: kinds } });
+    t = await createTestApp({
+      db,
+      env: { LONG_POLLS_PER_ACCOUNT: '3' },
+      configure: (ctx) => ctx.services.mediaJobs.declare(kinds),
+    });
     held = heldJobs(t);
     counter = countReads(t);
   });
@@ -123,7 +127,7 @@ describe('media job long polls across nodes on one PostgreSQL', () => {
   let cluster: Awaited<ReturnType<typeof startNodes>>;
   let held: ReturnType<typeof heldJobs>;
   beforeAll(async () => {
-    cluster = await startNodes(['web', 'worker'], {}, { extraJobKinds: kinds });
+    cluster = await startNodes(['web', 'worker'], {}, (ctx) => ctx.services.mediaJobs.declare(kinds));
     held = heldJobs(cluster.nodes[1]);
   });
   afterAll(async () => {

@@ -28,7 +28,7 @@ describe.each(DB_KINDS)('media slots per account (%s)', (db) => {
         MEDIA_CONCURRENCY: '2',
         MEDIA_QUEUE_LIMIT: '10',
       },
-      overrides: { extraJobKinds: { hang: JOB_CATALOGUE.audio } },
+      configure: (ctx) => ctx.services.mediaJobs.declare({ hang: JOB_CATALOGUE.audio }),
     });
   });
   afterAll(async () => {

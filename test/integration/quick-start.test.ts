@@ -40,7 +40,7 @@ describe('start: health before the job queue, jobs sent meanwhile still run (pgl
     t = await createTestApp({
       database: { ...database, jobs: held },
       beforeQueue: true,
-      overrides: { extraJobKinds: { probe: JOB_CATALOGUE.audio } },
+      configure: (ctx) => ctx.services.mediaJobs.declare({ probe: JOB_CATALOGUE.audio }),
     });
     const app = t;
     // Listening, and the queue's start has asked the database and not heard back.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeBluesky, type FakeBluesky } from '../fakes/bluesky/fake-bluesky.js';
 import { toneMp4 } from '../fakes/media-samples.js';
@@ -31,6 +31,9 @@ describe.each(DB_KINDS)('relayed types (%s)', (db) => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
   const idOf = (did: string, rkey: string) => `plc-${did.slice('did:plc:'.length)}-${rkey}`;
+  /** The preview link the card gets, keyed for this person (decision 0082). */
+  const previewLink = async (c: TestClient, url: string) =>
+    ((await (await c.post('/api/video/info', { url })).json()) as { videoUrl: string }).videoUrl;
   const refusal = async (res: Response) => {
     const body = await res.json();
     return [res.status, res.headers.get('content-type')?.split(';')[0], body.code, body.message];
@@ -44,12 +47,10 @@ describe.each(DB_KINDS)('relayed types (%s)', (db) => {
 
   it.each(HOSTILE)('refuses a video blob sent as %s: preview and download, no slot spent', async (type) => {
     const post = bs.addVideoPost({ file: page, type });
-    const id = idOf(post.author.did, post.rkey);
     const pro = await t.signUp({ pro: true });
-    expect(await refusal(await pro.get(`/api/video/stream/${id}?platform=bluesky`))).toEqual(named(type));
-    expect(await refusal(await pro.get(`/api/video/stream/${id}?platform=bluesky`, { range: 'bytes=0-' }))).toEqual(
-      named(type),
-    );
+    const preview = await previewLink(pro, post.url);
+    expect(await refusal(await pro.get(preview))).toEqual(named(type));
+    expect(await refusal(await pro.get(preview, { range: 'bytes=0-' }))).toEqual(named(type));
     const c = await t.signUp();
     expect(await refusal(await c.post('/api/video/download', { url: post.url, quality: 'hd' }))).toEqual(named(type));
     expect((await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(0);
@@ -73,9 +74,7 @@ describe.each(DB_KINDS)('relayed types (%s)', (db) => {
       ['application/octet-stream', 'video/mp4'],
     ]) {
       const post = bs.addVideoPost({ file: video, type });
-      const res = await pro.get(`/api/video/stream/${idOf(post.author.did, post.rkey)}?platform=bluesky`, {
-        range: 'bytes=0-99',
-      });
+      const res = await pro.get(await previewLink(pro, post.url), { range: 'bytes=0-99' });
       expect([type, res.status, res.headers.get('content-type')]).toEqual([type, 206, expected]);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       await res.arrayBuffer();

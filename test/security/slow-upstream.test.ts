@@ -4,7 +4,7 @@
 // UPSTREAM_STALL_SECONDS window (here 16 KB/s over 1 s): the preview fails as upstream.timeout, the
 // PDS sees its connection closed, and the one media slot runs the next job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeBluesky, type FakeBluesky } from '../fakes/bluesky/fake-bluesky.js';
 import { toneMp4 } from '../fakes/media-samples.js';
@@ -28,8 +28,9 @@ describe.each(DB_KINDS)('a site sending slowly (%s)', (db) => {
     bs.state.blobTrickle = null;
     await Promise.all([bs.close(), t.close()]);
   });
-  const previewOf = (p: { author: { did: string }; rkey: string }) =>
-    `/api/video/stream/plc-${p.author.did.slice('did:plc:'.length)}-${p.rkey}?platform=bluesky`;
+  /** The preview link the card gets, keyed for this person (decision 0082). */
+  const previewOf = async (c: TestClient, p: { url: string }) =>
+    ((await (await c.post('/api/video/info', { url: p.url })).json()) as { videoUrl: string }).videoUrl;
 
   it('cuts a preview whose PDS trickles, closes the transfer, and frees the media slot', async () => {
     const slow = bs.addVideoPost({ file: toneMp4(20) });
@@ -37,7 +38,7 @@ describe.each(DB_KINDS)('a site sending slowly (%s)', (db) => {
     // 512 bytes every 100 ms: about 5 KB/s, and never 30 s of silence.
     bs.state.blobTrickle = { bytes: 512, everyMs: 100 };
     const c = await t.signUp();
-    const res = await c.get(previewOf(slow));
+    const res = await c.get(await previewOf(c, slow));
     const body = await res.json();
     expect([res.status, body.code, body.message]).toEqual([
       424,
@@ -47,7 +48,7 @@ describe.each(DB_KINDS)('a site sending slowly (%s)', (db) => {
     await expect.poll(() => bs.state.trickling, { timeout: 10_000 }).toBe(0);
     bs.state.blobTrickle = null;
     // The only media slot is free: the next preview job runs.
-    const other = await c.get(previewOf(next));
+    const other = await c.get(await previewOf(c, next));
     expect(other.status).toBe(302);
     expect(other.headers.get('location')).toMatch(/^\/api\/media\/preview\//);
   });

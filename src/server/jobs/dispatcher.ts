@@ -15,15 +15,13 @@ import {
   kindsOn,
   type MediaJobName,
 } from './catalogue.js';
+import { type Attempt, underRetryRule } from './retry-rule.js';
 
 /** The kinds this dispatcher runs: each on its own queue (or, for schedules, one queue per task). */
 export type QueuedJobName = Exclude<JobName, MediaJobName>;
 
-export interface JobRun {
+export interface JobRun extends Attempt {
   id: string;
-  signal: AbortSignal;
-  /** False on the last attempt: a failure now is final. */
-  willRetry: boolean;
 }
 export type JobHandler<N extends QueuedJobName> = (payload: JobOf<N>, job: JobRun) => Promise<void>;
 
@@ -59,12 +57,27 @@ export function createJobDispatcher(deps: { queue: JobQueue; limits: JobLimits }
     register<N extends QueuedJobName>(
       name: N,
       handler: JobHandler<N>,
-      opts: { concurrency?: number; queues?: () => string[] } = {},
+      opts: {
+        concurrency?: number;
+        queues?: () => string[];
+        /** A failure the retry rule calls final (jobs/retry-rule.ts): the job ends with it, done. */
+        ended?: (err: unknown, payload: JobOf<N>) => Promise<void>;
+        /** Before a transient failure goes back to the queue for another try. */
+        retrying?: (payload: JobOf<N>) => Promise<void>;
+      } = {},
     ) {
       const names = opts.queues ?? (() => [JOB_CATALOGUE[name].queue]);
       handlers.set(name, {
         queues: () => names().map((q) => queueOf(name, deps.limits, opts.concurrency, q)),
-        run: (data, job) => handler(data as JobOf<N>, job),
+        // The one retry rule, applied here for every kind; a kind without `ended` fails the job.
+        run: (data, job) =>
+          underRetryRule(job, () => handler(data as JobOf<N>, job), {
+            ended: async (err) => {
+              if (!opts.ended) throw err;
+              await opts.ended(err, data as JobOf<N>);
+            },
+            retrying: async () => opts.retrying?.(data as JobOf<N>),
+          }),
       });
     },
     /** Enqueues a job of `name` with its payload; its priority from the catalogue and `order`. */

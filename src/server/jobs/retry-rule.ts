@@ -31,3 +31,31 @@ export function isTransient(err: unknown): boolean {
   if (FINAL_OURS.has(err.code)) return false;
   return err.status === 429 || err.status === 502 || err.status === 503;
 }
+
+/** What a dispatcher knows of the attempt it runs. */
+export interface Attempt {
+  signal: AbortSignal;
+  /** False on the last attempt: a failure now is final. */
+  willRetry: boolean;
+}
+
+/**
+ * Runs one attempt of a job under the rule, for both dispatchers (jobs/dispatcher.ts and the media
+ * queue's): cancelled or this node stopping, or a transient failure with tries left, goes back to the
+ * queue (after `retrying`); any other failure is the job's final answer, made by `ended`.
+ */
+export async function underRetryRule<T>(
+  attempt: Attempt,
+  run: () => Promise<T>,
+  on: { ended: (err: unknown) => T | Promise<T>; retrying?: () => Promise<void> },
+): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (attempt.signal.aborted || (isTransient(err) && attempt.willRetry)) {
+      await on.retrying?.();
+      throw err;
+    }
+    return on.ended(err);
+  }
+}

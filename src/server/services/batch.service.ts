@@ -15,7 +15,6 @@ import type { BatchesRepository, BatchItemRow } from '../db/repositories/batches
 import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
 import type { JobDispatcher } from '../jobs/dispatcher.js';
-import { isTransient } from '../jobs/retry-rule.js';
 import { downloadFileName } from '../../shared/file-names.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
@@ -96,31 +95,28 @@ export function createBatchService(deps: BatchDeps) {
     return { title, fileName, resultKey };
   }
 
-  async function runItem(itemId: number, signal: AbortSignal, willRetry: boolean) {
+  async function runItem(itemId: number, signal: AbortSignal) {
     const item = await deps.repo.item(itemId);
     // Done already (a run that finished before its worker was killed), or the batch is gone.
     if (!item || !(await deps.repo.start(itemId))) return;
     const batch = await deps.repo.find(item.batchId);
     if (!batch) return;
-    try {
-      await deps.repo.finish(
-        item.id,
-        await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, plan: 2 }),
-      );
-    } catch (err) {
-      if (signal.aborted || (isTransient(err) && willRetry)) {
-        await deps.repo.requeue(item.id);
-        throw err; // the queue runs it again after a backoff
-      }
-      const e = err instanceof AppError ? err : fail('batch.item_failed');
-      if (!(err instanceof AppError)) deps.logger.error({ err, itemId }, 'batch item failed');
-      await deps.repo.fail(item.id, { code: e.code, message: e.message });
-    }
+    await deps.repo.finish(
+      item.id,
+      await storeItem(item, batch.quality, batch.id, signal, { owner: batch.userId, plan: 2 }),
+    );
   }
 
-  // The items' queue, run on nodes that work jobs (jobs/dispatcher.ts).
-  deps.jobs.register('batch.item', ({ itemId }, job) => runItem(itemId, job.signal, job.willRetry), {
+  // The items' queue, run on nodes that work jobs; the dispatcher applies the retry rule
+  // (jobs/dispatcher.ts): a transient failure goes back in line, a final one marks the item failed.
+  deps.jobs.register('batch.item', ({ itemId }, job) => runItem(itemId, job.signal), {
     concurrency: deps.concurrency,
+    retrying: ({ itemId }) => deps.repo.requeue(itemId),
+    ended: async (err, { itemId }) => {
+      const e = err instanceof AppError ? err : fail('batch.item_failed');
+      if (!(err instanceof AppError)) deps.logger.error({ err, itemId }, 'batch item failed');
+      await deps.repo.fail(itemId, { code: e.code, message: e.message });
+    },
   });
 
   function statusOf(items: BatchItemRow[]): BatchView['status'] {

@@ -18,7 +18,6 @@ import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
 import { createMediaJobs } from './media-jobs.service.js';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
-import type { JobKind } from '../jobs/catalogue.js';
 import type { Logger } from 'pino';
 import { createAudioService } from './audio.service.js';
 import { createTranscriptionService } from './transcription.service.js';
@@ -49,7 +48,6 @@ export function createMediaFeature(
     queue: JobQueue;
     logger: Logger;
     engines?: TranscriptionEngine[];
-    testKinds?: Record<string, JobKind>;
   },
 ) {
   const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
@@ -82,7 +80,6 @@ export function createMediaFeature(
     timeoutSeconds: config.MEDIA_TIMEOUT_SECONDS,
     slotsPerAccount: config.MEDIA_SLOTS_PER_ACCOUNT,
     longPollsPerAccount: config.LONG_POLLS_PER_ACCOUNT,
-    testKinds: deps.testKinds,
   });
   const engines = deps.engines ?? [
     createCaptionsEngine(),

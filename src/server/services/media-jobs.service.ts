@@ -14,7 +14,7 @@ import type { MediaResult } from '../db/repositories/media-results.repository.js
 import { mediaJobToken, type MediaJobView } from '../../shared/contracts/media-jobs.js';
 import { AppError, fail, infrastructureError, revive } from '../errors.js';
 import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn, type MediaJobName } from '../jobs/catalogue.js';
-import { isTransient } from '../jobs/retry-rule.js';
+import { type Attempt, underRetryRule } from '../jobs/retry-rule.js';
 import { lineKey } from '../adapters/jobs/job-news.js';
 import { createLongPolls, SAFETY_RECHECK_MS } from './media-jobs.long-poll.js';
 import type {
@@ -71,7 +71,9 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   const kinds: Record<string, JobKind> = Object.fromEntries(
     kindsOn(MEDIA_QUEUE).map((k) => [k, JOB_CATALOGUE[k as MediaJobName]]),
   );
-  const declared = (kind: string): JobKind | undefined => kinds[kind] ?? deps.testKinds?.[kind];
+  // Kinds declared beyond the catalogue before the start (declare below); their handlers may come later.
+  const beyond: Record<string, JobKind> = {};
+  const declared = (kind: string): JobKind | undefined => kinds[kind] ?? beyond[kind];
   const limits = { media: deps.timeoutSeconds, batchItem: deps.timeoutSeconds };
   // Every job carries its kind's retry rule and time limit (send below); the queue's are a fallback.
   const queue: QueueDefinition = {
@@ -107,10 +109,11 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   /** The job's own fields beside its kind's payload (send below). */
   type Envelope = { kind: string; key: string; owner: string; keep: boolean; askers: string[] };
 
-  async function handle(id: string, data: Envelope, signal: AbortSignal, willRetry: boolean) {
+  /** One attempt of a media job; the retry rule decides what a failure means (jobs/retry-rule.ts). */
+  function handle(id: string, data: Envelope, attempt: Attempt) {
     const { kind, key } = data;
     const run = handlers.get(kind) as MediaJobHandler<Envelope> | undefined;
-    try {
+    const produce = async (): Promise<{ stored: string } | { error: unknown }> => {
       if (!run) throw interrupted(); // a node of another release; it is not this request's fault
       // A second job of the key (queued while the first ran) finds the first one's result.
       // Progress is written at most once a second: it is a database update.
@@ -126,22 +129,21 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
       };
       const row =
         (await deps.results.find(key)) ??
-        (await run(data, { id, key, signal, local: locals.get(key), progress, live }).finally(() => {
+        (await run(data, { id, key, signal: attempt.signal, local: locals.get(key), progress, live }).finally(() => {
           lives.get(key)?.release();
           lives.delete(key);
         }));
       settled.emit(id, { row } satisfies Outcome);
       return { stored: row.key };
-    } catch (err) {
-      // Cancelled (nobody waits) or this node stopping: the queue retries what is still wanted.
-      if (signal.aborted) throw err;
-      // One rule for every kind (jobs/retry-rule.ts); how many tries the kind gets is its own.
-      if (isTransient(err) && willRetry) throw err;
-      const e = toAppError(err, kind);
-      settled.emit(id, { err: e } satisfies Outcome);
-      // Ended, not failed: a final answer is never retried; waiters on any node read it here.
-      return { error: { code: e.code, params: e.params, extra: e.extra, headers: e.headers } };
-    }
+    };
+    return underRetryRule(attempt, produce, {
+      ended: (err) => {
+        const e = toAppError(err, kind);
+        settled.emit(id, { err: e } satisfies Outcome);
+        // Ended, not failed: a final answer is never retried; waiters on any node read it here.
+        return { error: { code: e.code, params: e.params, extra: e.extra, headers: e.headers } };
+      },
+    });
   }
 
   /** The open job of the key, or a new one when the line has room; one admission at a time here. */
@@ -332,18 +334,26 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
      * Declares the queue (every node submits) and, on nodes that work jobs, runs them. Stops with
      * a clear line when a declared kind has no handler or a handler no declared kind.
      */
+    /**
+     * Declares kinds beyond the catalogue, each with a catalogue kind's rules (how the test suites
+     * run made-up kinds through the real queue); before the start only, their handlers at any time.
+     */
+    declare(extra: Record<string, JobKind>) {
+      if (started) throw new Error('media jobs: declare() comes before the start');
+      Object.assign(beyond, extra);
+    },
     async start(work: boolean) {
       // Tests' made-up kinds may get their handlers before or after this (the start is deferred, 0075).
       checkHandlers(
         MEDIA_QUEUE,
         Object.keys(kinds),
-        [...handlers.keys()].filter((k) => !deps.testKinds?.[k]),
+        [...handlers.keys()].filter((k) => !beyond[k]),
       );
       started = true;
       await deps.queue.define(queue);
       if (work)
         await deps.queue.work(queue, ({ id, data, signal, willRetry }) =>
-          handle(id, data as Envelope, signal, willRetry),
+          handle(id, data as Envelope, { signal, willRetry }),
         );
     },
     /** Requests on this node waiting for the result of `key`. */

@@ -6,7 +6,7 @@ import type { GrowingFile } from '../adapters/media/growing-file.js';
 import type { JobQueue } from '../adapters/jobs/job-queue.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import type { MediaJobView } from '../../shared/contracts/media-jobs.js';
-import type { JobKind, JobOwner, JobPayloads, MediaJobName } from '../jobs/catalogue.js';
+import type { JobOwner, JobPayloads, MediaJobName } from '../jobs/catalogue.js';
 import type { MediaResultsService } from './media-results.service.js';
 
 /** The media kinds and their payloads (jobs/catalogue.ts); tests declare made-up kinds on top. */
@@ -74,8 +74,6 @@ export interface MediaJobsDeps {
   slotsPerAccount?: number;
   /** LONG_POLLS_PER_ACCOUNT: status long polls one account holds at once on this node (default 8). */
   longPollsPerAccount?: number;
-  /** Kinds declared by tests on top of the catalogue (their handlers come after the start). */
-  testKinds?: Record<string, JobKind>;
 }
 
 /** A long poll of a job's status: answer once it differs from `seen` (viewToken), within `ms`. */

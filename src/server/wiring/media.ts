@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FetchedVideo } from '../platforms/platform.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
-import type { JobKind } from '../jobs/catalogue.js';
 import { createJobDispatcher } from '../jobs/dispatcher.js';
 import { createVideoService } from '../services/video.service.js';
 import { createQuotaService } from '../services/quota.service.js';
@@ -27,8 +26,6 @@ export interface MediaOverrides {
   /** Audio/captions: the video platform and the transcription engines (tests). */
   mediaSource?: MediaSource;
   transcriptionEngines?: TranscriptionEngine[];
-  /** Media job kinds declared on top of the catalogue (tests register their handlers after the start). */
-  extraJobKinds?: Record<string, JobKind>;
 }
 
 export function createMediaServices(
@@ -61,7 +58,6 @@ export function createMediaServices(
     queue: adapters.jobQueue,
     logger,
     engines: overrides.transcriptionEngines,
-    testKinds: overrides.extraJobKinds,
   });
   const { media, results, jobs: mediaJobs } = mediaFeature;
   // Caption studio (issue 29): uploads, projects, burn-in renders.
