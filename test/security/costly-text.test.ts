@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from '../helpers/test-app.js';
 import { DB_KINDS } from '../helpers/test-db.js';
 
-const LIMIT_MS = 1000;
+// A text task may wait for a thread up to its budget and then run up to its budget (two clocks,
+// decision 0087: TEXT_WORK_BUDGET_MS, 600 ms by default), plus the request's own time around it.
+const LIMIT_MS = 2 * 600 + 300;
 const fill = (shape: string, n: number) => shape.repeat(Math.ceil(n / shape.length)).slice(0, n);
 
 /** Shapes that cost NLP tokenisers, Markdown parsers and regexes more than their length. */
@@ -52,7 +54,7 @@ async function timed(send: () => Promise<Response>): Promise<Timed> {
 }
 
 /**
- * Within the second, and either done or refused in the error envelope: a 4xx, or 503 `text.busy`
+ * Within both budgets, and either done or refused in the error envelope: a 4xx, or 503 `text.busy`
  * when the text threads had no room in time. Never a 500.
  */
 function expectAnswered(what: string, r: Timed, ok: number[]) {
@@ -91,7 +93,7 @@ describe.each(DB_KINDS)('costly text on every text route (%s)', (db) => {
   });
   afterAll(() => t.close());
 
-  it.each(Object.entries(SHAPES))('text tools answer %s in under a second', async (_name, shape) => {
+  it.each(Object.entries(SHAPES))('text tools answer %s within the text budgets', async (_name, shape) => {
     const content = await timed(() =>
       pro.post('/api/content/optimize', {
         content: fill(shape, 10_000),
@@ -126,7 +128,7 @@ describe.each(DB_KINDS)('costly text on every text route (%s)', (db) => {
   });
 
   it.each(Object.entries(SHAPES))(
-    'a blog post of %s is saved or refused, and read, in under a second',
+    'a blog post of %s is saved or refused, and read, within the text budgets',
     async (_n, shape) => {
       const slug = `costly-${++slugSeq}`;
       const post = {
