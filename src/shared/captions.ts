@@ -1,5 +1,6 @@
 // Caption formats shared by server and client: WebVTT parsing (a platform's own captions), segment
 // normalisation (ordered, non-overlapping, inside the media) and SRT / WebVTT / text output.
+import { stripTags } from './markup.js';
 import { STUDIO_LIMITS, type CaptionWord } from './contracts/caption-studio.js';
 
 export interface CaptionSegment {
@@ -80,23 +81,6 @@ const decodeEntities = (s: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
-
-/**
- * Text with every `<...>` tag removed, as `replace(/<[^>]*>/g, '')` would, in one pass: that regex
- * retries from each `<` of an unclosed run and took seconds on a captions file of `<` (issue 42).
- * A `<` with no `>` after it is no tag, and neither is any `<` after it: the rest is kept as it is.
- */
-export function stripTags(text: string): string {
-  let out = '';
-  let from = 0;
-  for (let open = text.indexOf('<'); open >= 0; open = text.indexOf('<', from)) {
-    const close = text.indexOf('>', open + 1);
-    if (close < 0) break;
-    out += text.slice(from, open);
-    from = close + 1;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
 
 /** WebVTT cues; tags such as <c>, <v Name>, <00:00:01.000> are stripped, NOTE/STYLE blocks skipped. */
 export function parseWebVtt(text: string): RawCue[] {

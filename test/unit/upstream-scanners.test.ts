@@ -2,7 +2,8 @@
 // regexes answered, on strings made of the pieces that matter (tags, unclosed tags, closing tags
 // in either case, the ids looked for, entities); the regexes stay here as the reference.
 import { describe, expect, it } from 'vitest';
-import { stripTags } from '../../src/shared/captions.js';
+import { stripCode, stripTags } from '../../src/shared/markup.js';
+import { stripMarkup } from '../../src/server/services/hashtag-text.js';
 import { htmlToText } from '../../src/server/adapters/trends/feeds.adapter.js';
 import { scriptById } from '../../src/server/platforms/tiktok/page-parser.js';
 import { detectWafChallenge } from '../../src/server/platforms/tiktok/waf-challenge.js';
@@ -78,5 +79,32 @@ describe('scanners of upstream text', () => {
       expect(detectWafChallenge(page(p))?.cookieName).toBe('_wafchallengeid');
     expect(detectWafChallenge(page('<p class="_wafchallengeid" id="wci">'))).toBeNull(); // class before id: never read
     expect(detectWafChallenge(page('<p id="wci"><span class="_wafchallengeid">'))).toBeNull(); // another tag's class
+  });
+});
+
+describe('markup a language model sends (stripMarkup)', () => {
+  // The regexes stripMarkup used before, as the reference for what it keeps and drops.
+  const regexStripMarkup = (text: string) =>
+    text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<\/?[a-zA-Z!][^>]*>/g, ' ');
+
+  it('drops only tag-like runs, as the regexes did, in one pass', () => {
+    const pieces = ['<', '>', '</', '<b', '<!', '< ', '2 < 3', 'x', ' ', '<script>', '</script>', '<style', '</style>'];
+    let seed = 11;
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return pieces[seed % pieces.length];
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const s = Array.from({ length: 1 + (i % 12) }, pick).join('');
+      expect(stripTags(stripCode(s), ' ', { tagLike: true }), JSON.stringify(s)).toBe(regexStripMarkup(s));
+    }
+  });
+
+  it('reads 1 MB of unclosed tags in linear time', () => {
+    const text = '<a'.repeat(500_000);
+    const started = performance.now();
+    expect(stripMarkup(text)).toBe(text);
+    // The regex took minutes on this; one pass takes milliseconds (a busy machine: generous bound).
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -1,5 +1,6 @@
 // Hashtag and caption text rules shared by both engines: what a valid hashtag is, de-duplication,
 // and removing markup from user text (captions are plain text on every platform).
+import { stripCode, stripTags } from '../../shared/markup.js';
 
 /** Letters (any script), combining marks, digits and underscore: what TikTok and Instagram accept. */
 const NOT_TAG_CHAR = /[^\p{L}\p{M}\p{N}_]/gu;
@@ -31,10 +32,9 @@ export function cleanHashtags(list: readonly unknown[], max = Infinity): string[
 /** Drops HTML/XML tags and control characters; keeps line breaks. */
 export function stripMarkup(text: string): string {
   return (
-    text
-      // Script and style bodies are code, not words of the creator.
-      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(/<\/?[a-zA-Z!][^>]*>/g, ' ')
+    // Script and style bodies are code, not words of the creator; both steps are one pass over text
+    // a language model may have sent (shared/markup.ts).
+    stripTags(stripCode(text), ' ', { tagLike: true })
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
       .replace(/[ \t]+/g, ' ')

@@ -1,6 +1,7 @@
 // RSS 2.0, RDF and Atom news feeds. A feed is accepted only when the answer is HTTP 200, parses as
 // XML with an rss, feed or rdf root (not HTML) and has at least one item with a parseable date
 // (docs/sources.md 'News feeds'). A configured entry may list alternative URLs ("a|b|c"), tried in order.
+import { stripCode, stripTags } from '../../../shared/markup.js';
 import { XMLParser } from 'fast-xml-parser';
 import type { TrendsHttp } from './http.js';
 import { BROWSER_UA } from './http.js';
@@ -54,7 +55,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  * `<script` or `<`: seconds for a feed item of 40,000 `<` (issue 42).
  */
 export function htmlToText(html: string): string {
-  return withoutTags(withoutCode(html))
+  return stripTags(stripCode(html), ' ')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, e: string) => {
       if (e[0] === '#') {
         const code = e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
@@ -64,45 +65,6 @@ export function htmlToText(html: string): string {
     })
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** `<script...</script>` and `<style...</style>` (any case) each become a space. */
-function withoutCode(html: string): string {
-  const opens = /<(script|style)/gi;
-  // Per name, the first closing tag at or after `from` (-1: none): searches only move forward.
-  const closes = {
-    script: { re: /<\/script>/gi, from: -1, at: -1 },
-    style: { re: /<\/style>/gi, from: -1, at: -1 },
-  };
-  let out = '';
-  let kept = 0;
-  for (let m = opens.exec(html); m; m = opens.exec(html)) {
-    const close = closes[m[1].toLowerCase() as keyof typeof closes];
-    const bodyStart = m.index + m[0].length;
-    if (close.from < 0 || (close.at >= 0 && close.at < bodyStart)) {
-      close.re.lastIndex = bodyStart;
-      close.from = bodyStart;
-      close.at = close.re.exec(html)?.index ?? -1;
-    }
-    if (close.at < 0) continue; // unclosed: left to the tag step, like the regex did
-    out += `${html.slice(kept, m.index)} `;
-    kept = close.at + m[1].length + 3;
-    opens.lastIndex = kept;
-  }
-  return kept === 0 ? html : out + html.slice(kept);
-}
-
-/** Every `<...>` becomes a space; a `<` with no `>` after it (nor any later one) is text. */
-function withoutTags(html: string): string {
-  let out = '';
-  let kept = 0;
-  for (let open = html.indexOf('<'); open >= 0; open = html.indexOf('<', kept)) {
-    const close = html.indexOf('>', open + 1);
-    if (close < 0) break;
-    out += `${html.slice(kept, open)} `;
-    kept = close + 1;
-  }
-  return kept === 0 ? html : out + html.slice(kept);
 }
 
 function date(v: string): Date | null {
