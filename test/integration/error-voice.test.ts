@@ -124,4 +124,19 @@ describe.each(DB_KINDS)('one voice for errors (%s)', (db) => {
     const xml = await c.request('POST', '/api/ai/hashtags', '<x/>', { 'content-type': 'text/xml' });
     expectEnvelope(await xml.text(), xml.status, 415, 'request.fst_err_ctp_invalid_media_type');
   });
+
+  it('answers an oversized request and then closes it, even while the client keeps sending', async () => {
+    // A client that does not close its side when the server does (allowHalfOpen) and goes on sending.
+    const socket = net.connect({ port: Number(new URL(t.baseUrl).port), host: '127.0.0.1', allowHalfOpen: true });
+    await new Promise((r) => socket.once('connect', r));
+    socket.on('error', () => {}); // the server cuts it off: a reset or a broken pipe is the expected end
+    socket.write(`GET /${'a'.repeat(70_000)}`);
+    const more = setInterval(() => socket.writable && socket.write('a'.repeat(1000)), 20);
+    let text = '';
+    socket.on('data', (d) => (text += d));
+    await new Promise((r) => socket.once('close', r));
+    clearInterval(more);
+    const [head, body] = text.split('\r\n\r\n');
+    expectEnvelope(body, Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), 431, 'request.headers_too_large');
+  });
 });

@@ -73,12 +73,17 @@ export function routerErrors(error: FastifyError, _request: FastifyRequest, repl
   return reply.status(e.status).send(envelope(e));
 }
 
+/** How long a refused client has to read its answer and close before its socket is destroyed. */
+const REFUSED_CLOSE_GRACE_MS = 2_000;
+
 /**
  * Node's HTTP parser refuses a request Fastify never sees (`clientErrorHandler`): headers over the
  * limit, a request too slow to arrive, bytes that are not HTTP. Answered in the envelope, then closed.
  */
 export function clientErrors(err: Error & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // Answered already: the parser reports the refusal again for each later chunk of the request.
+  if (err.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
+  if (!socket.writable) return void socket.destroy(err);
   const e =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? fail('request.headers_too_large')
@@ -86,13 +91,15 @@ export function clientErrors(err: Error & { code?: string }, socket: Socket): vo
         ? fail('request.timeout')
         : fail('request.unreadable');
   const body = JSON.stringify(envelope(e));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(err);
+  // Ended after the answer, not destroyed: closing a socket with part of the request still unread
+  // makes the kernel reset the connection, and the client sees ECONNRESET with (or instead of) the
+  // answer. On Node 24 and 26 the rest of an oversized request is still unread here.
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A client that neither closes nor stops sending does not keep the socket.
+  setTimeout(() => socket.destroy(), REFUSED_CLOSE_GRACE_MS).unref();
 }
 
 /**
