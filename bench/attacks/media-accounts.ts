@@ -26,7 +26,7 @@ function serverPid(port: string): number {
 }
 
 /**
- * The built server (ATTACK_ROOT: another built checkout, e.g. the code before a fix, with this
+ * The built server (BENCH_ROOT: another built checkout, e.g. the code before a fix, with this
  * tree's node_modules linked in); CONNECTIONS_PER_IP is lifted (the attacker may come from many
  * addresses) unless ATTACK_CONNECTIONS_PER_IP says otherwise.
  */
@@ -40,7 +40,7 @@ export async function startMediaServer(env: Record<string, string>) {
       LOG_LEVEL: 'error',
       ...env,
     },
-    process.env.ATTACK_ROOT ? { root: process.env.ATTACK_ROOT } : {},
+    process.env.BENCH_ROOT ? { root: process.env.BENCH_ROOT } : {},
   );
   const pid = serverPid(server.env.PORT);
   let n = 0;
