@@ -77,7 +77,8 @@ describe('Bluesky in the browser', () => {
     await screenshot(page, 'bluesky-video-card');
 
     const saved = await save(page, () => page.getByRole('button', { name: 'Download HD' }).click());
-    expect(path.basename(saved)).toMatch(/^bluesky-video-\d{13}\.mp4$/);
+    // The name the server gave the file: platform, author, post (decision 0094).
+    expect(path.basename(saved)).toMatch(/^bluesky-[\w.-]+-plc-[a-z0-9]+-[a-z0-9]+\.mp4$/);
     expect(fs.readFileSync(saved).equals(fs.readFileSync(video))).toBe(true);
     await page.getByText('Download completed').first().waitFor();
     await page.waitForFunction(
@@ -101,7 +102,7 @@ describe('Bluesky in the browser', () => {
     expect(path.basename(one)).toMatch(/^bluesky-creator\d+\.bsky\.social-plc-[a-z2-7]{24}-[2-7a-z]{13}-02\.jpg$/);
     expect(fs.readFileSync(one).equals(fs.readFileSync(pictures[1]))).toBe(true);
     const zip = await save(page, () => page.getByRole('button', { name: 'Download IMAGES' }).click());
-    expect(path.basename(zip)).toMatch(/^bluesky-photos-\d+\.zip$/);
+    expect(path.basename(zip)).toMatch(/^bluesky-[\w.-]+-plc-[a-z0-9]+-[a-z0-9]+-photos\.zip$/);
     expect((await zipEntries(fs.readFileSync(zip))).map((e) => e.name)).toEqual(['01.jpg', '02.jpg']);
     await page.getByText('Your photos were saved.').first().waitFor();
 
