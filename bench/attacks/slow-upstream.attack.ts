@@ -22,9 +22,16 @@ export default async function slowUpstream(): Promise<AttackResult> {
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
-    const previewOf = (p: { author: { did: string }; rkey: string }) =>
-      `${server.url}/api/video/stream/plc-${p.author.did.slice('did:plc:'.length)}-${p.rkey}?platform=bluesky`;
-    // undici's request sends no Fetch Metadata: a script's own request, as the preview allows.
+    // The preview link the card gets for this person (POST /api/video/info), keyed for it (0082):
+    // undici's request sends no Fetch Metadata, so only a keyed link is served.
+    const previewOf = async (p: { url: string }) => {
+      const info = await fetch(`${server.url}/api/video/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url, cookie },
+        body: JSON.stringify({ url: p.url }),
+      });
+      return `${server.url}${((await info.json()) as { videoUrl: string }).videoUrl}`;
+    };
     const preview = async (url: string) => {
       const t0 = performance.now();
       const res = await request(url, { headers: { cookie } });
@@ -38,9 +45,10 @@ export default async function slowUpstream(): Promise<AttackResult> {
     const restP99Ms = await healthAtRest(server.url);
     const slow = [bs.addVideoPost({ file: toneMp4(20) }), bs.addVideoPost({ file: toneMp4(21) })];
     bs.state.blobTrickle = { bytes: 1024, everyMs: 20_000 };
-    const attack = await healthDuring(server.url, Promise.all(slow.map((p) => preview(previewOf(p)))));
+    const links = await Promise.all(slow.map(previewOf));
+    const attack = await healthDuring(server.url, Promise.all(links.map(preview)));
     bs.state.blobTrickle = null;
-    const after = await preview(previewOf(bs.addVideoPost({ file: toneMp4(3, { faststart: true }) })));
+    const after = await preview(await previewOf(bs.addVideoPost({ file: toneMp4(3, { faststart: true }) })));
     const cut = attack.value.map((r) => `${r.status} ${r.code} after ${(r.ms / 1000).toFixed(1)} s`).join(', ');
     return {
       name: 'slow upstream (two previews, PDS at 1 KB / 20 s)',
