@@ -3,6 +3,7 @@
 // (scripts/precompress.mjs). A page request then costs no file-system work: under 200 clients the
 // stat/open/read calls per request (three encodings tried in turn) queued on libuv's four threads
 // and made pages three times slower. Answers carry a strong ETag and answer If-None-Match with 304.
+import type { PreparedAnswer } from '../lib/prepared-answer.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,14 +31,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-export interface ClientFile {
-  identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-  type: string;
-  etag: string;
-  cacheControl: string;
-}
+/** A built client file, read into memory with its compressed copies once at start. */
+export type ClientFile = PreparedAnswer;
 
 function* walk(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

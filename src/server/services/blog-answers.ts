@@ -5,6 +5,7 @@
 // buffer written out: nothing that grows with the post runs on the main thread per request.
 // The version is read from the database on every request, so an edit, an unpublish or a delete on
 // any node is seen at once by every node: a kept answer of another version is never sent.
+import type { PreparedAnswer } from '../lib/prepared-answer.js';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -12,15 +13,7 @@ import zlib from 'node:zlib';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** An answer made once and sent as is (the shape of a client file: plugins/client-files.ts). */
-export interface PreparedAnswer {
-  identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-  type: string;
-  etag: string;
-  cacheControl: string;
-}
+export type { PreparedAnswer };
 
 /** Public content that can change: any cache may keep it, and asks again before each use. */
 export const PUBLIC_REVALIDATE = 'public, max-age=0, must-revalidate';
