@@ -3,6 +3,7 @@
 // (found by its port, since other servers may run beside it).
 import fs from 'node:fs';
 import { startServer, type RunningServer } from '../../test/helpers/e2e.js';
+import { signUpOn } from '../pro-server.js';
 import { startFakeTikTok, type FakeTikTok } from '../../test/fakes/tiktok/fake-tiktok.js';
 
 export interface Account {
@@ -43,24 +44,10 @@ export async function startMediaServer(env: Record<string, string>) {
     process.env.BENCH_ROOT ? { root: process.env.BENCH_ROOT } : {},
   );
   const pid = serverPid(server.env.PORT);
-  let n = 0;
   return {
     tt,
     server,
-    async account(pro: boolean): Promise<Account> {
-      const email = `attack${Date.now()}-${n++}@example.com`;
-      const reg = await fetch(`${server.url}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.url },
-        body: JSON.stringify({ email, password: 'correct horse battery' }),
-      });
-      const cookie = reg.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-      if (pro) await server.cli(['user:grant-pro', email]);
-      return { headers: { 'content-type': 'application/json', origin: server.url, cookie } };
-    },
+    account: (pro: boolean): Promise<Account> => signUpOn(server, { pro }),
     /** utime + stime of the server and its waited-for children, in ms. */
     cpuMs() {
       const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
