@@ -27,6 +27,8 @@ export interface TranscriptionServiceDeps {
   jobs: MediaJobs;
   /** Where setup instructions go: the operator's log, never the creator's screen. */
   logger?: { warn(obj: object, msg: string): void };
+  /** Called when a transcription is asked for: starts the Whisper model's fetch when it is missing. */
+  prepare?: () => void;
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
@@ -152,15 +154,17 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       source: string | OwnedUpload,
       signal?: AbortSignal,
       owner?: JobOwner,
-      opts: { respondAsync?: boolean; language?: string } = {},
+      opts: { respondAsync?: boolean; language?: string; listen?: boolean } = {},
     ): Promise<TranscriptionResult | PendingJob> {
       if (typeof source === 'string' && !deps.source.recognises(source))
         throw unsupportedLink(deps.source.platformNames());
       const url = sourceName(source);
+      deps.prepare?.();
       const info = await deps.source.lookup(url, signal);
 
-      // 1. Engines that need no media file (the video's own captions), right here.
-      const remote = deps.engines.filter((e) => e.id === 'captions' && e.unavailableReason() === null);
+      // 1. Engines that need no media file (the video's own captions), right here, unless the
+      // person asked to listen ("Transcribe again with Whisper").
+      const remote = deps.engines.filter((e) => !opts.listen && e.id === 'captions' && e.unavailableReason() === null);
       for (const engine of remote) {
         const noMedia = async (): Promise<string> => {
           throw new Error('captions engine does not read media');
@@ -176,7 +180,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
       // 2. Engines that listen to the sound: a media job.
       if (!listenersHere().length) throw unavailable();
-      const { language, ...run } = opts;
+      const { language, listen: _listen, ...run } = opts;
       const out = await job.run({ data: { url, language }, source: info, owner }, signal, run);
       if ('state' in out) return out;
       const result = await read(info, out);

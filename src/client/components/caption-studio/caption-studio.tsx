@@ -24,7 +24,9 @@ function writeProjectParam(id: string | null) {
 export default function CaptionStudio({ url }: { url: string }) {
   const [projectId, setProjectId] = useState<string | null>(readProjectParam);
   // The server transcribes the source into a project: a media job when it takes a while.
-  const transcribe = useMediaJob((o: { source: CaptionSource; language?: SpokenLanguage }) => captionProjectCreate(o));
+  const transcribe = useMediaJob((o: { source: CaptionSource; language?: SpokenLanguage; listen?: boolean }) =>
+    captionProjectCreate(o),
+  );
   const qc = useQueryClient();
   useEffect(() => writeProjectParam(projectId), [projectId]);
 
@@ -52,7 +54,19 @@ export default function CaptionStudio({ url }: { url: string }) {
   });
 
   if (projectId && project.data) {
-    return <StudioEditor key={project.data.id} initial={project.data} onClose={() => setProjectId(null)} />;
+    const { source } = project.data;
+    const again = () => {
+      setProjectId(null);
+      create.mutate({ source, listen: true });
+    };
+    return (
+      <StudioEditor
+        key={project.data.id}
+        initial={project.data}
+        onClose={() => setProjectId(null)}
+        onTranscribeAgain={again}
+      />
+    );
   }
   return (
     <section

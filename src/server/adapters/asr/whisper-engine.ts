@@ -21,6 +21,8 @@ export interface WhisperEngineConfig {
   modelsDir: string;
   /** WHISPER_MODEL: the model to use when several are present (a name such as base.en, or a file name). */
   preferred?: string;
+  /** Where the server's own fetch of the model stands, when it is not there yet (null: not fetching). */
+  pending?: () => string | null;
   /** WHISPER_THREADS (default 1). */
   threads?: number;
   timeoutMs: number;
@@ -143,7 +145,7 @@ export function createWhisperEngine(cfg: WhisperEngineConfig): TranscriptionEngi
       if (!built) return 'build the whisper.cpp binding (npm ci compiles smart-whisper; it needs a C++ compiler)';
       const file = current();
       if (!file)
-        return cfg.preferred
+        return (cfg.pending?.() ?? cfg.preferred)
           ? `put the Whisper model ${cfg.preferred} in ${cfg.modelsDir} (WHISPER_MODEL) or fetch it`
           : `fetch a Whisper model (${FETCH_COMMAND})`;
       if (checked?.error && checked.key === keyOf(file))
