@@ -83,6 +83,17 @@ try {
           () => document.querySelector('[data-testid="studio-download"]')?.getAttribute('href') ?? '',
         );
         const c0 = performance.now();
+        // TRACE=1: each API request of the round, from the click (where the time between goes).
+        const trace: string[] = [];
+        const at = () => `${(performance.now() - c0).toFixed(0)} ms`;
+        const onRequest = (r: { url(): string; method(): string }) =>
+          trace.push(`${at()} -> ${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+        const onResponse = (r: { url(): string; status(): number }) =>
+          trace.push(`${at()} <- ${r.status()} ${new URL(r.url()).pathname}`);
+        if (process.env.TRACE) {
+          page.on('request', onRequest);
+          page.on('response', onResponse);
+        }
         await page.getByRole('button', { name: 'Render video' }).click();
         await page.waitForFunction(
           (prev) => {
@@ -93,6 +104,11 @@ try {
           { timeout: 600_000, polling: 'raf' },
         );
         clicks.push(performance.now() - c0);
+        if (process.env.TRACE) {
+          page.off('request', onRequest);
+          page.off('response', onResponse);
+          console.log(`  round ${i}: ${trace.filter((l) => l.includes('/api/')).join('\n           ')}`);
+        }
       };
       if (i % 2) {
         runBare();
@@ -109,6 +125,14 @@ try {
       `  "Render video" click to the download link: ${c.toFixed(0)} ms (${(c / b).toFixed(2)}x, goal <= 1.2x)`,
     );
   }
+  if (process.env.TRACE_SERVER)
+    console.log(
+      server
+        .logs()
+        .split('\n')
+        .filter((l) => l.startsWith('TRACE'))
+        .join('\n'),
+    );
 } finally {
   await browser.close();
   await server.stop();

@@ -65,7 +65,10 @@ export function captionStudioRoutes(app: ZApp, ctx: RouteContext) {
         request.body.source,
         abortOnDisconnect(reply),
         mediaJobOwner(userOf(request)),
-        { respondAsync: respondAsync(request), language: request.body.language, listen: request.body.listen },
+        { respondAsync: respondAsync(request), language: request.body.language,
+          listen: request.body.listen,
+          translate: request.body.translate,
+        },
       );
       return reply.status('state' in out ? 202 : 201).send(out);
     },

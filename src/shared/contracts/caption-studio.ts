@@ -149,6 +149,8 @@ export const createCaptionProjectRequest = z.object({
     .optional(),
   /** Listen to the sound even when the platform has its own captions ("Transcribe again with Whisper"). */
   listen: z.boolean().optional(),
+  /** English captions for a video in another language (Whisper's translate task, multilingual models). */
+  translate: z.boolean().optional(),
 });
 
 /** PUT /api/caption-projects/:id: autosave from the editor. */
