@@ -190,10 +190,19 @@ describe('the studio while the model cannot be had', () => {
       const user = await app.signUp({ pro: true });
       // Asking for captions is the need that would start the fetch (the video's own are used here).
       const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nhello there\n';
-      const v = tt.addVideo({ desc: 'captioned', subtitles: [{ lang: 'eng-US', vtt }] });
+      const v = tt.addVideo({
+        desc: 'captioned',
+        subtitles: [{ lang: 'eng-US', vtt }],
+        media: { file: speechMp4(['hello there']) },
+      });
       const res = await user.post('/api/caption-projects', { source: { kind: 'link', url: v.url } });
       expect(res.status).toBe(201);
       expect(((await res.json()) as { engine: string }).engine).toBe('captions');
+      // "Transcribe again with Whisper": the sound is listened to, the platform's captions left aside
+      // (here by the built-in recogniser: this server has no model).
+      const again = await user.post('/api/caption-projects', { source: { kind: 'link', url: v.url }, listen: true });
+      expect(again.status).toBe(201);
+      expect(((await again.json()) as { engine: string }).engine).toBe('offline');
       await app.ctx.services.whisperModel.ensure();
       expect(await (await user.get('/api/caption-studio/whisper')).json()).toEqual({ state: 'off', model: 'tiny.en' });
       expect(host.requests.length).toBe(before);

@@ -82,15 +82,15 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     kind: 'transcript',
     // Kept per video, per set of usable engines (configuring an API or fetching a model gives fresh
     // ones) and per language asked.
-    key: ({ language }, info: MediaVideoInfo) =>
+    key: ({ language, translate }, info: MediaVideoInfo) =>
       `transcript:${mediaKeyId(info)}:${listenersHere()
         .map((e) => e.cacheId?.() ?? e.id)
-        .join('+')}${language ? `:${language}` : ''}`,
+        .join('+')}${language ? `:${language}` : ''}${translate ? ':to-en' : ''}`,
     load: ({ url }, signal) => deps.source.lookup(url, signal),
-    async produce({ data: { url, language }, source: info, dir, signal, save }) {
+    async produce({ data: { url, language, translate }, source: info, dir, signal, save }) {
       const listeners = listenersHere();
       if (!listeners.length) throw unavailable();
-      const base = inputOf(url, info, signal, language);
+      const base = { ...inputOf(url, info, signal, language), translate };
       let file: Promise<string> | null = null;
       let duration = info.duration;
       const mediaFile = () =>
@@ -154,7 +154,7 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       source: string | OwnedUpload,
       signal?: AbortSignal,
       owner?: JobOwner,
-      opts: { respondAsync?: boolean; language?: string; listen?: boolean } = {},
+      opts: { respondAsync?: boolean; language?: string; listen?: boolean; translate?: boolean } = {},
     ): Promise<TranscriptionResult | PendingJob> {
       if (typeof source === 'string' && !deps.source.recognises(source))
         throw unsupportedLink(deps.source.platformNames());
@@ -164,7 +164,9 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
       // 1. Engines that need no media file (the video's own captions), right here, unless the
       // person asked to listen ("Transcribe again with Whisper").
-      const remote = deps.engines.filter((e) => !opts.listen && e.id === 'captions' && e.unavailableReason() === null);
+      // English words for another language ("translate") come from listening too.
+      const listen = opts.listen || opts.translate;
+      const remote = deps.engines.filter((e) => !listen && e.id === 'captions' && e.unavailableReason() === null);
       for (const engine of remote) {
         const noMedia = async (): Promise<string> => {
           throw new Error('captions engine does not read media');
@@ -180,8 +182,9 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
       // 2. Engines that listen to the sound: a media job.
       if (!listenersHere().length) throw unavailable();
-      const { language, listen: _listen, ...run } = opts;
-      const out = await job.run({ data: { url, language }, source: info, owner }, signal, run);
+      const { language, listen: _listen, translate, ...run } = opts;
+      const data = { url, language, ...(translate ? { translate } : {}) };
+      const out = await job.run({ data, source: info, owner }, signal, run);
       if ('state' in out) return out;
       const result = await read(info, out);
       if (!result) throw fail('media.store_unavailable');

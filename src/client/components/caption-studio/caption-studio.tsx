@@ -24,8 +24,9 @@ function writeProjectParam(id: string | null) {
 export default function CaptionStudio({ url }: { url: string }) {
   const [projectId, setProjectId] = useState<string | null>(readProjectParam);
   // The server transcribes the source into a project: a media job when it takes a while.
-  const transcribe = useMediaJob((o: { source: CaptionSource; language?: SpokenLanguage; listen?: boolean }) =>
-    captionProjectCreate(o),
+  const transcribe = useMediaJob(
+    (o: { source: CaptionSource; language?: SpokenLanguage; listen?: boolean; translate?: boolean }) =>
+      captionProjectCreate(o),
   );
   const qc = useQueryClient();
   useEffect(() => writeProjectParam(projectId), [projectId]);
@@ -88,7 +89,7 @@ export default function CaptionStudio({ url }: { url: string }) {
       <SourcePicker
         url={url}
         busy={create.isPending}
-        onSource={(source, language) => create.mutate({ source, language })}
+        onSource={(source, language, translate) => create.mutate({ source, language, translate })}
         onOpen={setProjectId}
       />
       {create.isPending && (

@@ -161,15 +161,17 @@ export function createWhisperEngine(cfg: WhisperEngineConfig): TranscriptionEngi
       await runProcess(cfg.ffmpeg, soundArgs(await input.mediaFile(), sound), run);
       const asked = input.language && input.language !== 'auto' ? input.language : 'auto';
       const language = info.multilingual ? asked : 'en';
+      // Translating into English needs a multilingual model (an .en model writes English anyway).
+      const translate = !!input.translate && info.multilingual;
       const { stdout } = await runProcess(
         process.execPath,
-        [childScript(), file, sound, language, String(threads)],
+        [childScript(), file, sound, language, String(threads), translate ? 'translate' : 'transcribe'],
         run,
       );
       const segments = JSON.parse(stdout) as WhisperSegment[];
       if (!Array.isArray(segments)) throw new Error('whisper.cpp gave no segments');
       const detected = segments.find((s) => s.lang)?.lang;
-      const spoken = info.multilingual ? (detected ?? (asked === 'auto' ? 'und' : asked)) : 'en';
+      const spoken = translate || !info.multilingual ? 'en' : (detected ?? (asked === 'auto' ? 'und' : asked));
       return { language: spoken, cues: segmentsToCues(segments) };
     },
   };
