@@ -65,7 +65,9 @@ export function captionStudioRoutes(app: ZApp, ctx: RouteContext) {
         request.body.source,
         abortOnDisconnect(reply),
         mediaJobOwner(userOf(request)),
-        { respondAsync: respondAsync(request), language: request.body.language,
+        {
+          respondAsync: respondAsync(request),
+          language: request.body.language,
           listen: request.body.listen,
           translate: request.body.translate,
         },
