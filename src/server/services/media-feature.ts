@@ -15,7 +15,7 @@ import { createOfflineEngine } from '../adapters/asr/offline-engine.js';
 import { createWhisperEngine } from '../adapters/asr/whisper-engine.js';
 import { findModelFile, modelsDir } from '../adapters/asr/whisper-models.js';
 import type { createHttpClient } from '../adapters/http/http-client.js';
-import { createWhisperModelService } from './whisper-model.service.js';
+import { createWhisperModelService, whisperAutoFetch } from './whisper-model.service.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
 import { createMediaJobs } from './media-jobs.service.js';
@@ -91,7 +91,7 @@ export function createMediaFeature(
     http: deps.http,
     dir: whisperDir,
     model: config.WHISPER_MODEL,
-    autoFetch: (config.WHISPER_AUTO_FETCH ?? (config.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
+    autoFetch: whisperAutoFetch(config),
     pins: config.WHISPER_MODEL_PINS,
     present: () => findModelFile(whisperDir, config.WHISPER_MODEL) !== null,
     oneNodeAtATime: deps.oneNodeAtATime,

@@ -13,6 +13,10 @@ import { MODEL_HOST_ALLOW, type WhisperModelPin, modelFileName } from '../adapte
 
 /** The model fetched when WHISPER_MODEL does not name one (README 'Whisper captions', docs/benchmarks.md). */
 export const DEFAULT_WHISPER_MODEL = 'base.en';
+/** WHISPER_AUTO_FETCH: on unless set off, except under NODE_ENV=test (tests opt in with a stand-in host). */
+export const whisperAutoFetch = (env: { WHISPER_AUTO_FETCH?: 'on' | 'off'; NODE_ENV: string }) =>
+  (env.WHISPER_AUTO_FETCH ?? (env.NODE_ENV === 'test' ? 'off' : 'on')) === 'on';
+
 /** After a failed fetch, the next need tries again once this long has passed. */
 const RETRY_AFTER_MS = 10 * 60_000;
 
