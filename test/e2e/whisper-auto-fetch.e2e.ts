@@ -65,6 +65,9 @@ describe('the Whisper model fetched by the server', () => {
 
     await page.goto(`${server.url}/auto-captions`);
     await page.getByLabel('Video link for the caption studio').fill(v.url);
+    // The translate option is offered beside the spoken language (Pro: the whole studio is).
+    await page.getByLabel('English captions for a video in another language').waitFor();
+    await screenshot(page, 'whisper-auto-fetch-picker');
     await page.getByRole('button', { name: 'Edit captions of this link' }).click();
     await page.getByTestId('caption-studio').waitFor({ timeout: 60_000 });
     const note = page.getByTestId('studio-engine');
