@@ -15,7 +15,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function timeToHealthy(args: string[], env: Record<string, string>, url: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, WHISPER_AUTO_FETCH: 'off', ...env },
+    stdio: 'ignore',
+  });
   try {
     for (;;) {
       try {
@@ -89,7 +93,14 @@ async function landingBundle() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-bench-'));
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WHISPER_AUTO_FETCH: 'off', // no model download beside what is measured
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;

@@ -61,7 +61,7 @@ async function latency(createJobQueue: CreateJobQueue, database: Database, sqlCa
 async function workerProcess(env: Record<string, string>, root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: root,
-    env: { ...process.env, ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' },
+    env: { ...process.env, WHISPER_AUTO_FETCH: 'off', ...env, PROCESS_ROLE: 'worker', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {

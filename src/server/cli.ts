@@ -10,7 +10,7 @@ import { billingSetup } from './services/billing-setup.js';
 import { makeDataDirPrivate } from './lib/private-data-dir.js';
 import { createHttpClient } from './adapters/http/http-client.js';
 import { modelsDir } from './adapters/asr/whisper-models.js';
-import { fetchModel } from './admin/models-fetch.js';
+import { fetchModel, importModelFile } from './admin/models-fetch.js';
 
 const USAGE = `Usage: npm run cli -- <command>
   user:create --email E --password P [--pro] [--admin]
@@ -20,7 +20,8 @@ const USAGE = `Usage: npm run cli -- <command>
   user:revoke-admin E
   db:migrate
   billing:setup
-  models:fetch <tiny.en|tiny|base.en|base|small.en|small>   (a Whisper model into DATA_DIR/models)`;
+  models:fetch <tiny.en|tiny|base.en|base|small.en|small>   (a Whisper model into DATA_DIR/models)
+  models:import <file>   (a Whisper model file brought by hand, checked against the same pins)`;
 
 type Handler = (
   config: Config,
@@ -37,6 +38,8 @@ export const extraCommands: Record<string, Handler> = {
       pins: config.WHISPER_MODEL_PINS,
       progress: (line) => process.stderr.write(`${line}\n`),
     }),
+  'models:import': (config, { positionals }) =>
+    importModelFile(positionals[1], { dir: modelsDir(config.DATA_DIR), pins: config.WHISPER_MODEL_PINS }),
 };
 
 async function runUserCommand(config: Config, body: unknown): Promise<string> {

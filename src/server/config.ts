@@ -174,6 +174,9 @@ export const envSchema = z.object({
   // whisper.cpp (issue 36): which model in DATA_DIR/models to use when several are there (base.en,
   // or a file name); threads per transcription (default 1: see README).
   WHISPER_MODEL: optionalString,
+  // Fetch WHISPER_MODEL (default base.en) from its official host in the background (issue 46).
+  // Default: on, except under NODE_ENV=test where tests opt in (no test reaches the real host).
+  WHISPER_AUTO_FETCH: z.enum(['on', 'off']).optional(),
   WHISPER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   WHISPER_MODEL_PINS: modelPins,
   // The footer pages: the operator's faq.md, contact.md, privacy.md, terms.md (Markdown) replace

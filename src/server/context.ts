@@ -23,7 +23,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const repos = createRepositories(database.db);
   const adapters = createAdapters(config, database, repos, logger, overrides);
   const parts = { repos, adapters, logger };
-  const media = createMediaServices(config, parts, overrides);
+  const media = createMediaServices(config, { ...parts, database }, overrides);
   const accounts = createAccountServices(config, parts);
   const content = createContentServices(config, parts, overrides);
   const services: Services = {

@@ -69,6 +69,8 @@ describe('whisper engine in the caption studio', () => {
     await open();
     const note = page.getByTestId('studio-engine');
     expect(await note.getAttribute('data-engine')).toBe('offline');
+    // Tests do not fetch the model by themselves (WHISPER_AUTO_FETCH is off under NODE_ENV=test).
+    await page.locator('[data-testid="whisper-state"][data-state="off"]').waitFor();
     expect(await note.textContent()).toContain(`the server's administrator runs ${WHISPER_FETCH_COMMAND} once`);
     await screenshot(page, 'whisper-studio-builtin');
 

@@ -1,7 +1,8 @@
 // A stand-in for the whisper.cpp model host on 127.0.0.1, speaking as huggingface.co does: the
 // file's address answers 302 to its CDN (another host, re-routed here too by UPSTREAM_HOST_MAP),
 // which serves the bytes with Range support (206 + Content-Range). `cutAfter` drops the connection
-// after that many bytes of the next answer, as a flaky network would.
+// after that many bytes of the next answer, as a flaky network would; `holdAfter` sends that many
+// bytes of the next answer and waits for `release()` before the rest (a download in progress).
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,15 +13,27 @@ export interface FakeModelHost {
   hostMap: Record<string, string>;
   /** Range headers received by the CDN, in order ('' when none). */
   ranges: string[];
+  /** Every request received, both hosts (the whole count of outbound requests to the model host). */
+  requests: string[];
   /** Drop the next answer's connection after this many body bytes. */
   cutAfter(bytes: number): void;
+  /** Send this many body bytes of the next answer, then wait for `release()`. */
+  holdAfter(bytes: number): void;
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startFakeModelHost(files: Record<string, string>): Promise<FakeModelHost> {
   const ranges: string[] = [];
+  const requests: string[] = [];
   let cut: number | null = null;
+  let hold: number | null = null;
+  let released: () => void = () => {};
+  let releasedNow = new Promise<void>((r) => {
+    released = r;
+  });
   const server = http.createServer((req, res) => {
+    requests.push(`${req.headers.host}${req.url}`);
     const url = new URL(req.url ?? '/', 'http://x');
     const resolve = url.pathname.match(/^\/ggerganov\/whisper\.cpp\/resolve\/main\/([^/]+)$/);
     if (resolve && req.headers.host === 'huggingface.co') {
@@ -46,6 +59,16 @@ export async function startFakeModelHost(files: Record<string, string>): Promise
       'content-length': String(size - from),
       ...(range ? { 'content-range': `bytes ${from}-${size - 1}/${size}` } : {}),
     });
+    if (hold !== null) {
+      const first = Math.min(hold, size - from);
+      hold = null;
+      const head = fs.createReadStream(file, { start: from, end: from + first - 1 });
+      head.pipe(res, { end: false });
+      head.on('end', () => {
+        void releasedNow.then(() => fs.createReadStream(file, { start: from + first }).pipe(res));
+      });
+      return;
+    }
     const limit = cut;
     cut = null;
     const stream = fs.createReadStream(file, { start: from, end: limit === null ? size - 1 : from + limit - 1 });
@@ -59,9 +82,17 @@ export async function startFakeModelHost(files: Record<string, string>): Promise
     origin,
     hostMap: { 'huggingface.co': origin, '*.hf.co': origin },
     ranges,
+    requests,
     cutAfter: (bytes) => {
       cut = bytes;
     },
+    holdAfter: (bytes) => {
+      hold = bytes;
+      releasedNow = new Promise<void>((r) => {
+        released = r;
+      });
+    },
+    release: () => released(),
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();

@@ -56,6 +56,8 @@ export async function startServer(
     DATA_DIR: dataDir,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
+    // Never the real model host (a test opts in with a stand-in for it).
+    WHISPER_AUTO_FETCH: 'off',
     ...env,
   };
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {

@@ -73,6 +73,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     LOG_LEVEL: 'silent',
+    // Never the real model host, whatever NODE_ENV a test sets (a test opts in with a stand-in).
+    WHISPER_AUTO_FETCH: 'off',
     ...opts.env,
   });
   const database = opts.database ?? (await openTestDatabase(opts.db ?? 'pglite'));

@@ -188,6 +188,10 @@ describe('the whisper engine', () => {
     const asked = await engine.transcribe(input(fs.mkdtempSync(path.join(dir, 'job-')), 'fr'));
     expect(asked?.language).toBe('fr');
     expect(asked?.cues[0].text).toBe(SCRIPT_TEXT);
+    // Whisper's translate task (issue 46): whisper.cpp runs it and the captions are English.
+    const translated = await engine.transcribe({ ...input(fs.mkdtempSync(path.join(dir, 'job-'))), translate: true });
+    expect(translated?.language).toBe('en');
+    expect(translated?.cues[0].text).toBe(SCRIPT_TEXT);
   });
 
   it('a damaged model fails the job cleanly (the server lives on) and is then reported, until replaced', async () => {

@@ -13,6 +13,7 @@ import type {
   captionRenderResultSchema,
   createCaptionProjectRequest,
   saveCaptionProjectRequest,
+  whisperModelStatusSchema,
 } from '@shared/contracts/caption-studio';
 import type { deletedResponse } from '@shared/contracts/common';
 import type { optimizeRequest, optimizeResponse } from '@shared/contracts/content';
@@ -95,6 +96,8 @@ export const mediaJobCancel = (jobId: string) => sendJson<MediaJob>('DELETE', `/
 // Caption studio
 export const captionProjectCreate = (body: In<typeof createCaptionProjectRequest>) =>
   async<Out<typeof captionProjectSchema>>('POST', '/api/caption-projects', body);
+export const whisperModelStatus = () =>
+  sendJson<Out<typeof whisperModelStatusSchema>>('GET', '/api/caption-studio/whisper');
 export const captionProjectsList = () =>
   sendJson<Out<typeof captionProjectSummarySchema>[]>('GET', '/api/caption-projects');
 export const captionProjectGet = (projectId: string) =>

@@ -17,6 +17,10 @@ export type JobsConnection =
   | { connectionString: string }
   | { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
+/** Advisory lock keys (any fixed numbers no other code of ours takes) of work done by one node at a time. */
+export const NODE_LOCKS = { start: 7_301_042_043, whisperModel: 7_301_046_046 } as const;
+export type NodeLock = keyof typeof NODE_LOCKS;
+
 export interface Database {
   db: Db;
   kind: DbKind;
@@ -28,7 +32,7 @@ export interface Database {
    * database: several nodes started at once would each run it and collide (issue 43). PGlite has
    * one node only.
    */
-  oneNodeAtATime<T>(work: () => Promise<T>): Promise<T>;
+  oneNodeAtATime<T>(work: () => Promise<T>, lock?: NodeLock): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -70,9 +74,6 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return openPglite(path.join(opts.dataDir, 'pglite'));
 }
 
-// The advisory lock key of start-up work: any fixed number no other code of ours takes.
-const START_LOCK = 7_301_042_043;
-
 export async function openPostgres(url: string): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -84,14 +85,14 @@ export async function openPostgres(url: string): Promise<Database> {
   const db = drizzle(pool, { schema }) as unknown as Db;
   // A session lock on a connection of its own, held while the work runs on the others; a node that
   // dies holding it lets it go with its connection.
-  const oneNodeAtATime = async <T>(work: () => Promise<T>): Promise<T> => {
+  const oneNodeAtATime = async <T>(work: () => Promise<T>, lock: NodeLock = 'start'): Promise<T> => {
     const holder = await pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock($1)', [START_LOCK]);
+      await holder.query('SELECT pg_advisory_lock($1)', [NODE_LOCKS[lock]]);
       try {
         return await work();
       } finally {
-        await holder.query('SELECT pg_advisory_unlock($1)', [START_LOCK]);
+        await holder.query('SELECT pg_advisory_unlock($1)', [NODE_LOCKS[lock]]);
       }
     } finally {
       holder.release();

@@ -5,7 +5,7 @@ export interface JobPayloads {
   /** MP3 of a video's sound. Its source is a link, or an upload's `upload:<id>` (the studio): a URL. */
   audio: { url: string };
   /** Listening to the sound (transcription engines that need the media); a link or an upload, as audio. */
-  transcript: { url: string; language?: string };
+  transcript: { url: string; language?: string; translate?: boolean };
   /** The HEVC file of one quality with its sound (no retries: the caller falls back to the next file). */
   remux: { platform: string; videoId: string; quality: string; alternate?: number };
   /** A photo post's slides as a ZIP. */

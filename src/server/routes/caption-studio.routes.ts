@@ -17,6 +17,7 @@ import {
   createCaptionProjectRequest,
   mediaJobSchema,
   saveCaptionProjectRequest,
+  whisperModelStatusSchema,
 } from '../../shared/contracts/index.js';
 import { mediaJobOwner } from '../services/entitlements.service.js';
 import { abortOnDisconnect } from '../lib/abort-on-disconnect.js';
@@ -64,7 +65,12 @@ export function captionStudioRoutes(app: ZApp, ctx: RouteContext) {
         request.body.source,
         abortOnDisconnect(reply),
         mediaJobOwner(userOf(request)),
-        { respondAsync: respondAsync(request), language: request.body.language },
+        {
+          respondAsync: respondAsync(request),
+          language: request.body.language,
+          listen: request.body.listen,
+          translate: request.body.translate,
+        },
       );
       return reply.status('state' in out ? 202 : 201).send(out);
     },
@@ -154,6 +160,13 @@ export function captionStudioRoutes(app: ZApp, ctx: RouteContext) {
       );
       return 'state' in out ? reply.status(202).send(out) : out;
     },
+  );
+
+  // Where this server's Whisper model stands (preparing, with its percent; why not): only reads.
+  app.get(
+    '/api/caption-studio/whisper',
+    { preHandler: pro, config: { errors: [] }, schema: { response: { 200: whisperModelStatusSchema } } },
+    async (_request, reply) => reply.header('cache-control', 'no-store').send(ctx.services.whisperModel.status()),
   );
 
   app.get(

@@ -13,7 +13,9 @@ import { createCaptionsEngine } from '../adapters/asr/captions-engine.js';
 import { createOpenAiEngine } from '../adapters/asr/openai-engine.js';
 import { createOfflineEngine } from '../adapters/asr/offline-engine.js';
 import { createWhisperEngine } from '../adapters/asr/whisper-engine.js';
-import { modelsDir } from '../adapters/asr/whisper-models.js';
+import { findModelFile, modelsDir } from '../adapters/asr/whisper-models.js';
+import type { createHttpClient } from '../adapters/http/http-client.js';
+import { createWhisperModelService, whisperAutoFetch } from './whisper-model.service.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createMediaResultsService } from './media-results.service.js';
 import { createMediaJobs } from './media-jobs.service.js';
@@ -48,6 +50,9 @@ export function createMediaFeature(
     queue: JobQueue;
     logger: Logger;
     engines?: TranscriptionEngine[];
+    /** The guarded HTTP client and the database's one-node lock: the Whisper model's fetch. */
+    http: ReturnType<typeof createHttpClient>;
+    oneNodeAtATime: <T>(work: () => Promise<T>) => Promise<T>;
   },
 ) {
   const ffmpeg = locateFfmpeg(config.FFMPEG_PATH);
@@ -81,6 +86,17 @@ export function createMediaFeature(
     slotsPerAccount: config.MEDIA_SLOTS_PER_ACCOUNT,
     longPollsPerAccount: config.LONG_POLLS_PER_ACCOUNT,
   });
+  const whisperDir = modelsDir(config.DATA_DIR);
+  const whisperModel = createWhisperModelService({
+    http: deps.http,
+    dir: whisperDir,
+    model: config.WHISPER_MODEL,
+    autoFetch: whisperAutoFetch(config),
+    pins: config.WHISPER_MODEL_PINS,
+    present: () => findModelFile(whisperDir, config.WHISPER_MODEL) !== null,
+    oneNodeAtATime: deps.oneNodeAtATime,
+    logger: deps.logger,
+  });
   const engines = deps.engines ?? [
     createCaptionsEngine(),
     createOpenAiEngine(
@@ -94,10 +110,17 @@ export function createMediaFeature(
         : null,
       (input, output, signal) => media.toUpload(input, output, signal),
     ),
-    // With a model in DATA_DIR/models (models:fetch), whisper.cpp listens before pocketsphinx.
+    // With a model in DATA_DIR/models (fetched by the server, models:fetch or models:import),
+    // whisper.cpp listens before pocketsphinx.
     createWhisperEngine({
       ffmpeg: ffmpeg.path,
-      modelsDir: modelsDir(config.DATA_DIR),
+      modelsDir: whisperDir,
+      pending: () => {
+        const st = whisperModel.status();
+        if (st.state === 'preparing') return `the Whisper model ${st.model} is being fetched (${st.percent} %)`;
+        if (st.state === 'unavailable') return `the Whisper model ${st.model} could not be fetched: ${st.reason}`;
+        return null;
+      },
       preferred: config.WHISPER_MODEL,
       threads: config.WHISPER_THREADS,
       timeoutMs: config.MEDIA_TIMEOUT_SECONDS * 1000,
@@ -121,6 +144,7 @@ export function createMediaFeature(
     store,
     results,
     jobs,
+    whisperModel,
     audio: createAudioService({ source: deps.source, media, results, jobs }),
     transcription: createTranscriptionService({
       source: deps.source,
@@ -129,6 +153,8 @@ export function createMediaFeature(
       results,
       jobs,
       logger: deps.logger,
+      // A transcription asked for is the need that starts the model's fetch (again after a failure).
+      prepare: () => void whisperModel.ensure(),
     }),
     cleanupTask,
   };

@@ -13,6 +13,7 @@ import type { MediaJobs } from './media-jobs.service.js';
 import type { PreviewService } from './preview.service.js';
 import type { AudioService } from './audio.service.js';
 import type { TranscriptionService } from './transcription.service.js';
+import type { WhisperModelService } from './whisper-model.service.js';
 import type { CaptionProjectsService } from './caption-studio/caption-projects.service.js';
 import type { StudioUploads } from './caption-studio/studio-uploads.service.js';
 import type { StudioFonts } from './caption-studio/studio-fonts.service.js';
@@ -45,6 +46,7 @@ export interface Services {
   preview: PreviewService;
   audio: AudioService;
   transcription: TranscriptionService;
+  whisperModel: WhisperModelService;
   captionProjects: CaptionProjectsService;
   studioUploads: StudioUploads;
   studioFonts: StudioFonts;

@@ -27,6 +27,8 @@ export interface TranscriptionServiceDeps {
   jobs: MediaJobs;
   /** Where setup instructions go: the operator's log, never the creator's screen. */
   logger?: { warn(obj: object, msg: string): void };
+  /** Called when a transcription is asked for: starts the Whisper model's fetch when it is missing. */
+  prepare?: () => void;
 }
 
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
@@ -80,15 +82,15 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     kind: 'transcript',
     // Kept per video, per set of usable engines (configuring an API or fetching a model gives fresh
     // ones) and per language asked.
-    key: ({ language }, info: MediaVideoInfo) =>
+    key: ({ language, translate }, info: MediaVideoInfo) =>
       `transcript:${mediaKeyId(info)}:${listenersHere()
         .map((e) => e.cacheId?.() ?? e.id)
-        .join('+')}${language ? `:${language}` : ''}`,
+        .join('+')}${language ? `:${language}` : ''}${translate ? ':to-en' : ''}`,
     load: ({ url }, signal) => deps.source.lookup(url, signal),
-    async produce({ data: { url, language }, source: info, dir, signal, save }) {
+    async produce({ data: { url, language, translate }, source: info, dir, signal, save }) {
       const listeners = listenersHere();
       if (!listeners.length) throw unavailable();
-      const base = inputOf(url, info, signal, language);
+      const base = { ...inputOf(url, info, signal, language), translate };
       let file: Promise<string> | null = null;
       let duration = info.duration;
       const mediaFile = () =>
@@ -152,15 +154,19 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
       source: string | OwnedUpload,
       signal?: AbortSignal,
       owner?: JobOwner,
-      opts: { respondAsync?: boolean; language?: string } = {},
+      opts: { respondAsync?: boolean; language?: string; listen?: boolean; translate?: boolean } = {},
     ): Promise<TranscriptionResult | PendingJob> {
       if (typeof source === 'string' && !deps.source.recognises(source))
         throw unsupportedLink(deps.source.platformNames());
       const url = sourceName(source);
+      deps.prepare?.();
       const info = await deps.source.lookup(url, signal);
 
-      // 1. Engines that need no media file (the video's own captions), right here.
-      const remote = deps.engines.filter((e) => e.id === 'captions' && e.unavailableReason() === null);
+      // 1. Engines that need no media file (the video's own captions), right here, unless the
+      // person asked to listen ("Transcribe again with Whisper").
+      // English words for another language ("translate") come from listening too.
+      const listen = opts.listen || opts.translate;
+      const remote = deps.engines.filter((e) => !listen && e.id === 'captions' && e.unavailableReason() === null);
       for (const engine of remote) {
         const noMedia = async (): Promise<string> => {
           throw new Error('captions engine does not read media');
@@ -176,8 +182,9 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
       // 2. Engines that listen to the sound: a media job.
       if (!listenersHere().length) throw unavailable();
-      const { language, ...run } = opts;
-      const out = await job.run({ data: { url, language }, source: info, owner }, signal, run);
+      const { language, listen: _listen, translate, ...run } = opts;
+      const data = { url, language, ...(translate ? { translate } : {}) };
+      const out = await job.run({ data, source: info, owner }, signal, run);
       if ('state' in out) return out;
       const result = await read(info, out);
       if (!result) throw fail('media.store_unavailable');

@@ -66,6 +66,16 @@ export function createBackground(
       },
       stop: () => jobQueue.stop(),
     },
+    {
+      // The Whisper model is fetched once the server answers (WHISPER_AUTO_FETCH): the built-in
+      // recogniser writes captions until it is there (services/whisper-model.service.ts).
+      name: 'whisper-model',
+      deferred: true,
+      start() {
+        void services.whisperModel.ensure();
+      },
+      stop() {},
+    },
     { name: 'http-client', start() {}, stop: () => adapters.http.close() },
     { name: 'text-work', start() {}, stop: () => deps.textWork.close() },
     {

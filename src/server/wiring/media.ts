@@ -3,6 +3,7 @@
 // media feature), the caption studio, remuxes, photo posts, batches, previews and downloads.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
 import type { FetchedVideo } from '../platforms/platform.js';
 import type { TranscriptionEngine } from '../adapters/asr/types.js';
 import { createJobDispatcher } from '../jobs/dispatcher.js';
@@ -30,7 +31,7 @@ export interface MediaOverrides {
 
 export function createMediaServices(
   config: Config,
-  deps: { repos: Repositories; adapters: Adapters; logger: Logger },
+  deps: { repos: Repositories; adapters: Adapters; logger: Logger; database: Pick<Database, 'oneNodeAtATime'> },
   overrides: MediaOverrides = {},
 ) {
   const { repos, adapters, logger } = deps;
@@ -58,6 +59,8 @@ export function createMediaServices(
     queue: adapters.jobQueue,
     logger,
     engines: overrides.transcriptionEngines,
+    http: adapters.http,
+    oneNodeAtATime: (work) => deps.database.oneNodeAtATime(work, 'whisperModel'),
   });
   const { media, results, jobs: mediaJobs } = mediaFeature;
   // Caption studio (issue 29): uploads, projects, burn-in renders.
@@ -98,6 +101,7 @@ export function createMediaServices(
       preview: createPreviewService({ video, media, results, jobs: mediaJobs }),
       audio: mediaFeature.audio,
       transcription: mediaFeature.transcription,
+      whisperModel: mediaFeature.whisperModel,
       captionProjects: studio.projects,
       studioUploads: studio.uploads,
       studioFonts: createStudioFonts(),

@@ -127,6 +127,19 @@ export type SpokenLanguage = keyof typeof SPOKEN_LANGUAGES;
 /** What the studio tells when the built-in recogniser ran: the one command that turns on Whisper. */
 export const WHISPER_FETCH_COMMAND = 'npm run cli -- models:fetch base.en';
 
+/**
+ * GET /api/caption-studio/whisper: where this server's Whisper model stands. `preparing`: being
+ * fetched (percent of the file); `unavailable`: the reason (e.g. the host cannot be reached);
+ * `off`: the operator turned the fetch off (WHISPER_AUTO_FETCH=off).
+ */
+export const whisperModelStatusSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('ready'), model: z.string() }),
+  z.object({ state: z.literal('preparing'), model: z.string(), percent: z.number().int().min(0).max(100) }),
+  z.object({ state: z.literal('unavailable'), model: z.string(), reason: z.string() }),
+  z.object({ state: z.literal('off'), model: z.string() }),
+]);
+export type WhisperModelStatus = z.infer<typeof whisperModelStatusSchema>;
+
 /** POST /api/caption-projects: transcribes the source (a media job, `Prefer: respond-async` gives 202) and opens a project. */
 export const createCaptionProjectRequest = z.object({
   source: captionSourceSchema,
@@ -134,6 +147,10 @@ export const createCaptionProjectRequest = z.object({
   language: z
     .enum(Object.keys(SPOKEN_LANGUAGES) as [SpokenLanguage, ...SpokenLanguage[]], { error: 'Unknown language' })
     .optional(),
+  /** Listen to the sound even when the platform has its own captions ("Transcribe again with Whisper"). */
+  listen: z.boolean().optional(),
+  /** English captions for a video in another language (Whisper's translate task, multilingual models). */
+  translate: z.boolean().optional(),
 });
 
 /** PUT /api/caption-projects/:id: autosave from the editor. */

@@ -24,7 +24,10 @@ function writeProjectParam(id: string | null) {
 export default function CaptionStudio({ url }: { url: string }) {
   const [projectId, setProjectId] = useState<string | null>(readProjectParam);
   // The server transcribes the source into a project: a media job when it takes a while.
-  const transcribe = useMediaJob((o: { source: CaptionSource; language?: SpokenLanguage }) => captionProjectCreate(o));
+  const transcribe = useMediaJob(
+    (o: { source: CaptionSource; language?: SpokenLanguage; listen?: boolean; translate?: boolean }) =>
+      captionProjectCreate(o),
+  );
   const qc = useQueryClient();
   useEffect(() => writeProjectParam(projectId), [projectId]);
 
@@ -52,7 +55,19 @@ export default function CaptionStudio({ url }: { url: string }) {
   });
 
   if (projectId && project.data) {
-    return <StudioEditor key={project.data.id} initial={project.data} onClose={() => setProjectId(null)} />;
+    const { source } = project.data;
+    const again = () => {
+      setProjectId(null);
+      create.mutate({ source, listen: true });
+    };
+    return (
+      <StudioEditor
+        key={project.data.id}
+        initial={project.data}
+        onClose={() => setProjectId(null)}
+        onTranscribeAgain={again}
+      />
+    );
   }
   return (
     <section
@@ -74,7 +89,7 @@ export default function CaptionStudio({ url }: { url: string }) {
       <SourcePicker
         url={url}
         busy={create.isPending}
-        onSource={(source, language) => create.mutate({ source, language })}
+        onSource={(source, language, translate) => create.mutate({ source, language, translate })}
         onOpen={setProjectId}
       />
       {create.isPending && (

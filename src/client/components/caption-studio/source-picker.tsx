@@ -14,13 +14,15 @@ import { UPLOAD_ACCEPT, type UploadHandle, uploadVideo } from './upload-source';
 export function SourcePicker(props: {
   url: string;
   busy: boolean;
-  onSource: (s: CaptionSource, language?: SpokenLanguage) => void;
+  onSource: (s: CaptionSource, language?: SpokenLanguage, translate?: boolean) => void;
   onOpen: (projectId: string) => void;
 }) {
   const [link, setLink] = useState(props.url);
   // The spoken language helps a multilingual Whisper model; unset, the engine detects it.
   const [language, setLanguage] = useState<SpokenLanguage | ''>('');
-  const onSource = (s: CaptionSource) => props.onSource(s, language || undefined);
+  // Whisper's translate task: English captions whatever is spoken (a multilingual model).
+  const [translate, setTranslate] = useState(false);
+  const onSource = (s: CaptionSource) => props.onSource(s, language || undefined, translate || undefined);
   const { example } = usePlatforms();
   const [upload, setUpload] = useState<{ name: string; sent: number; total: number } | null>(null);
   const [error, setError] = useState<string | undefined>();
@@ -84,6 +86,15 @@ export function SourcePicker(props: {
             </option>
           ))}
         </select>
+      </label>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          data-testid="studio-translate"
+          checked={translate}
+          onChange={(e) => setTranslate(e.target.checked)}
+        />
+        English captions for a video in another language
       </label>
       <div className="flex flex-wrap items-center gap-2">
         <label className={`${btn} cursor-pointer border border-violet-300 text-violet-800 hover:bg-violet-50`}>

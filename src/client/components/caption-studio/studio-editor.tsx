@@ -2,9 +2,10 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Check, CloudOff, Loader2 } from 'lucide-react';
 import { buildAss } from '@shared/caption-ass';
-import { type CaptionProject, SPOKEN_LANGUAGES, WHISPER_FETCH_COMMAND } from '@shared/contracts/caption-studio';
+import type { CaptionProject } from '@shared/contracts/caption-studio';
 import { toast } from '../../hooks/use-toast';
 import { CaptionPreview } from './caption-preview';
+import { EngineNote } from './engine-note';
 import { RenderPanel } from './render-panel';
 import { mediaUrl } from './studio-api';
 import { StyleControls } from './style-controls';
@@ -29,30 +30,16 @@ function SaveStatus({ state, error }: { state: SaveState; error?: string }) {
   );
 }
 
-/** Which engine wrote the words; after the built-in recogniser, the one command that brings Whisper. */
-function EngineNote({ engine, language }: Pick<CaptionProject, 'engine' | 'language'>) {
-  const spoken = SPOKEN_LANGUAGES[language as keyof typeof SPOKEN_LANGUAGES] ?? language;
-  const text = {
-    captions: "Words from the video's own captions.",
-    api: `Words by the transcription service (${spoken}): check before publishing.`,
-    whisper: `Words by Whisper on this server (${spoken}): check before publishing.`,
-    offline: 'Words by the built-in recogniser (English only, rough): check every line.',
-  }[engine];
-  return (
-    <p data-testid="studio-engine" data-engine={engine} className="text-xs text-slate-600">
-      {text}
-      {engine === 'offline' && (
-        <>
-          {' '}
-          For Whisper-quality captions in many languages, the server's administrator runs{' '}
-          <code className="rounded bg-slate-100 px-1">{WHISPER_FETCH_COMMAND}</code> once.
-        </>
-      )}
-    </p>
-  );
-}
-
-export function StudioEditor({ initial, onClose }: { initial: CaptionProject; onClose: () => void }) {
+export function StudioEditor({
+  initial,
+  onClose,
+  onTranscribeAgain,
+}: {
+  initial: CaptionProject;
+  onClose: () => void;
+  /** A new project from the same source, listened to by Whisper (not the platform's captions). */
+  onTranscribeAgain?: () => void;
+}) {
   const onConflict = useCallback(
     (message: string) => toast({ title: 'Updated elsewhere', description: message, variant: 'destructive' }),
     [],
@@ -86,7 +73,7 @@ export function StudioEditor({ initial, onClose }: { initial: CaptionProject; on
             {project.title || 'Caption studio'}
           </h2>
           <SaveStatus state={saveState} error={saveError} />
-          <EngineNote engine={project.engine} language={project.language} />
+          <EngineNote engine={project.engine} language={project.language} onTranscribeAgain={onTranscribeAgain} />
         </div>
         <button
           type="button"

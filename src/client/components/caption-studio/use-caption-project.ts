@@ -19,6 +19,8 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
   const [saveError, setSaveError] = useState<string | undefined>();
   const draft = useRef({ lines: initial.lines, style: initial.style, revision: initial.revision, dirty: false });
   const inFlight = useRef(false);
+  // Settles when the save in flight has ended (saveNow waits on it, not on a timer).
+  const saving = useRef<Promise<void>>(Promise.resolve());
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const flushRef = useRef<() => Promise<void>>(async () => undefined);
@@ -31,6 +33,10 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
     async (leaving = false) => {
       if (inFlight.current || !draft.current.dirty) return;
       inFlight.current = true;
+      let ended = () => {};
+      saving.current = new Promise<void>((r) => {
+        ended = r;
+      });
       draft.current.dirty = false;
       setSaveState('saving');
       const { lines: l, style: s, revision } = draft.current;
@@ -59,6 +65,7 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
         }
       } finally {
         inFlight.current = false;
+        ended();
         if (draft.current.dirty) schedule();
       }
     },
@@ -95,7 +102,7 @@ export function useCaptionProject(initial: CaptionProject, onConflict: (message:
   const saveNow = useCallback(async () => {
     clearTimeout(timer.current);
     for (let i = 0; i < 100 && (inFlight.current || draft.current.dirty); i++) {
-      if (inFlight.current) await new Promise((r) => setTimeout(r, 100));
+      if (inFlight.current) await saving.current;
       else await flush();
     }
   }, [flush]);

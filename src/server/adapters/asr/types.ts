@@ -24,6 +24,8 @@ export interface TranscriptionInput {
   signal?: AbortSignal;
   /** The spoken language the person chose (short code); absent: detected where the engine can. */
   language?: string;
+  /** English words for speech in another language (Whisper's translate task; others write what they hear). */
+  translate?: boolean;
 }
 
 export interface EngineTranscript {

@@ -21,6 +21,8 @@ export interface WhisperEngineConfig {
   modelsDir: string;
   /** WHISPER_MODEL: the model to use when several are present (a name such as base.en, or a file name). */
   preferred?: string;
+  /** Where the server's own fetch of the model stands, when it is not there yet (null: not fetching). */
+  pending?: () => string | null;
   /** WHISPER_THREADS (default 1). */
   threads?: number;
   timeoutMs: number;
@@ -143,7 +145,7 @@ export function createWhisperEngine(cfg: WhisperEngineConfig): TranscriptionEngi
       if (!built) return 'build the whisper.cpp binding (npm ci compiles smart-whisper; it needs a C++ compiler)';
       const file = current();
       if (!file)
-        return cfg.preferred
+        return (cfg.pending?.() ?? cfg.preferred)
           ? `put the Whisper model ${cfg.preferred} in ${cfg.modelsDir} (WHISPER_MODEL) or fetch it`
           : `fetch a Whisper model (${FETCH_COMMAND})`;
       if (checked?.error && checked.key === keyOf(file))
@@ -159,15 +161,17 @@ export function createWhisperEngine(cfg: WhisperEngineConfig): TranscriptionEngi
       await runProcess(cfg.ffmpeg, soundArgs(await input.mediaFile(), sound), run);
       const asked = input.language && input.language !== 'auto' ? input.language : 'auto';
       const language = info.multilingual ? asked : 'en';
+      // Translating into English needs a multilingual model (an .en model writes English anyway).
+      const translate = !!input.translate && info.multilingual;
       const { stdout } = await runProcess(
         process.execPath,
-        [childScript(), file, sound, language, String(threads)],
+        [childScript(), file, sound, language, String(threads), translate ? 'translate' : 'transcribe'],
         run,
       );
       const segments = JSON.parse(stdout) as WhisperSegment[];
       if (!Array.isArray(segments)) throw new Error('whisper.cpp gave no segments');
       const detected = segments.find((s) => s.lang)?.lang;
-      const spoken = info.multilingual ? (detected ?? (asked === 'auto' ? 'und' : asked)) : 'en';
+      const spoken = translate || !info.multilingual ? 'en' : (detected ?? (asked === 'auto' ? 'und' : asked));
       return { language: spoken, cues: segmentsToCues(segments) };
     },
   };

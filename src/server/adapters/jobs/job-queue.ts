@@ -105,6 +105,14 @@ export function createJobQueue(opts: {
   const wake = (name: string) => {
     for (const notify of workersOf.get(name) ?? []) notify();
   };
+  // A send on another node (a web node, or the node a request reached) wakes this node's workers of
+  // the queue through the job news (LISTEN/NOTIFY) instead of at their next poll (issue 46).
+  const sentKey = (name: string) => `sent:${name}`;
+  const woken = new Set<string>();
+  const wakeOnSends = (name: string) => {
+    if (!woken.has(name)) news.hear(sentKey(name), () => wake(name));
+    woken.add(name);
+  };
   const fairWorkers: Array<ReturnType<typeof createFairWorker>> = [];
   // Who waits for a job's news (a long poll) hears it here and, on PostgreSQL, from other nodes.
   const news = createJobNews(opts.connection, opts.logger);
@@ -137,6 +145,7 @@ export function createJobQueue(opts: {
     /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
       const workers = Math.max(1, q.concurrency ?? 1);
+      wakeOnSends(q.name);
       const runJob = async (job: { id: string; data: Record<string, unknown> | null; willRetry: boolean }) => {
         const own = new AbortController();
         running.set(job.id, own);
@@ -208,6 +217,7 @@ export function createJobQueue(opts: {
         ...(timeoutSeconds !== undefined ? { expireInSeconds: timeoutSeconds } : {}),
       });
       wake(name);
+      news.tell(sentKey(name));
       return id;
     }),
     openJob: gated(tables.openJob),

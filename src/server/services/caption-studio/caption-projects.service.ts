@@ -110,7 +110,7 @@ export function createCaptionProjectsService(deps: CaptionProjectsDeps) {
       source: CaptionSource,
       signal: AbortSignal | undefined,
       owner: JobOwner,
-      opts: Async & { language?: string } = {},
+      opts: Async & { language?: string; listen?: boolean; translate?: boolean } = {},
     ): Promise<CaptionProject | PendingJob> {
       // An upload is a source only once checked as the caller's; a link goes through the one link rule
       // (`upload:<id>` is no link: the transcription refuses it like any unknown link).

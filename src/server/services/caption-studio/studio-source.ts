@@ -65,7 +65,14 @@ export function createStudioSource(deps: StudioSourceDeps) {
         ext: 'mp4',
         contentType: 'video/mp4',
         size,
-        meta: { width: probed.width, height: probed.height, duration: probed.duration, title: info.title },
+        meta: {
+          width: probed.width,
+          height: probed.height,
+          duration: probed.duration,
+          // With the frame size and length: the render needs no second probe (knownProbe).
+          audioCodec: probed.audioCodec,
+          title: info.title,
+        },
       });
     },
   });

@@ -165,7 +165,13 @@ export function createStudioUploads(deps: StudioUploadsDeps) {
       }
       const kind = kindOf(row.fileName);
       const key = `upload:${upload.id}`;
-      const meta = { width: probed.width, height: probed.height, duration: probed.duration, title: row.fileName };
+      const meta = {
+        width: probed.width,
+        height: probed.height,
+        duration: probed.duration,
+        audioCodec: probed.audioCodec,
+        title: row.fileName,
+      };
       await deps.results.save({
         key,
         kind: 'studio-upload',
