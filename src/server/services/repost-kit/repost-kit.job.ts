@@ -1,0 +1,213 @@
+// The repost kit as a media job (kind `repost-kit`, issue 47), on whichever node works jobs: the
+// source video fetched once (a link through the platform registry, or a caption project's stored
+// video), burned with the project's captions when asked, then for each target the video it accepts
+// (the file as it is where it can be; one remux or one re-encode shared by the targets that need the
+// same), its cover at the target's size from the chosen frame, and its texts. Every file is kept on
+// its own and the whole kit as one ZIP with a folder per target; a target that cannot take the
+// clip says why in its part and the others are still made.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { buildAss } from '../../../shared/caption-ass.js';
+import { REPOST_TARGET_LIMITS, type RepostTarget } from '../../../shared/platform-limits.js';
+import { fileStem } from '../../../shared/file-names.js';
+import { burnCaptions } from '../../adapters/media/caption-burn.js';
+import type { MediaProcessor } from '../../adapters/media/media-processor.js';
+import { cutCover, encodeForTarget, indexComesFirst, moveIndexFirst } from '../../adapters/media/repost-video.js';
+import { fontsDir } from '../../adapters/media/studio-fonts.js';
+import { writeZip } from '../../adapters/media/zip-archive.js';
+import type { MediaResult } from '../../db/repositories/media-results.repository.js';
+import { fail } from '../../errors.js';
+import { projectView } from '../caption-studio/caption-projects.service.js';
+import { probeVideo } from '../caption-studio/studio-source.js';
+import { defineMediaJob, type MediaJobWork } from '../media-job.js';
+import type { RepostKitJob } from '../../../shared/contracts/repost-kits.js';
+import type { MediaJobs, StoredPart } from '../media-jobs.service.js';
+import type { MediaResultsService } from '../media-results.service.js';
+import type { QuotaService } from '../quota.service.js';
+import type { KitSource, KitSources } from './kit-source.js';
+import { planVideo, type ProbedClip, type VideoPlan } from './video-plan.js';
+
+export interface RepostKitJobDeps {
+  jobs: MediaJobs;
+  media: MediaProcessor;
+  results: MediaResultsService;
+  quota: QuotaService;
+  sources: KitSources;
+}
+
+type Made = { file: string; name: string };
+
+export function defineRepostKitJob(deps: RepostKitJobDeps) {
+  const { media, results } = deps;
+  return defineMediaJob(deps, {
+    kind: 'repost-kit',
+    key: ({ kitId }) => `repost-kit:${kitId}`,
+    load: (data, signal) => deps.sources.resolve({ id: data.userId }, data, signal),
+    async produce({ data, source, dir, signal, progress, save }) {
+      const slot = data.reservation ? deps.quota.resume(data.userId, data.reservation) : null;
+      try {
+        const row = await make(data, source, dir, signal, progress, save);
+        await slot?.commit(row.size);
+        return row;
+      } catch (err) {
+        await slot?.release(0).catch(() => undefined);
+        throw err;
+      }
+    },
+  });
+
+  async function make(
+    data: RepostKitJob,
+    source: KitSource,
+    dir: string,
+    signal: AbortSignal,
+    progress: (p: number) => void,
+    save: MediaJobWork<'repost-kit', KitSource>['save'],
+  ): Promise<MediaResult> {
+    progress(0);
+    let input = await deps.sources.fetchVideo(source, path.join(dir, 'source.mp4'), signal);
+    progress(40);
+    if (data.burnCaptions) input = await burn(source, input, dir, signal);
+    const probed = await probeVideo(media, input, signal);
+    if (!probed) throw fail('media.unreadable');
+    const clip: ProbedClip = {
+      ...probed,
+      size: (await fsp.stat(input)).size,
+      indexFirst: await indexComesFirst(input).catch(() => false),
+    };
+    const stem = fileStem(source.platform, source.author, source.id);
+    const outputs = new Map<string, Promise<string>>(); // one remux or encode per distinct need
+    const videoFor = (plan: Exclude<VideoPlan, { action: 'refuse' }>): Promise<string> => {
+      if (plan.action === 'keep') return Promise.resolve(input);
+      const key = plan.action === 'remux' ? 'remux' : `encode-${plan.width}x${plan.height}`;
+      let made = outputs.get(key);
+      if (!made) {
+        const out = path.join(dir, `${key}.mp4`);
+        made = (
+          plan.action === 'remux'
+            ? moveIndexFirst(media, input, out, signal)
+            : encodeForTarget(media, input, out, plan, signal)
+        ).then(() => out);
+        outputs.set(key, made);
+      }
+      return made;
+    };
+    const covers = new Map<string, Promise<string>>();
+    const coverFor = (size: { width: number; height: number }) => {
+      const key = `${size.width}x${size.height}`;
+      let made = covers.get(key);
+      if (!made) {
+        const out = path.join(dir, `cover-${key}.jpg`);
+        const seconds = Math.max(0, Math.min(data.coverAt, clip.duration - 0.1));
+        made = cutCover(media, input, out, { seconds, ...size }, signal).then(() => out);
+        covers.set(key, made);
+      }
+      return made;
+    };
+
+    const made: Array<{ target: RepostTarget; files: Made[]; error?: StoredPart['error'] }> = [];
+    // Sequential: the media pool slot is one CPU's worth of work.
+    for (const target of data.targets) {
+      const limits = REPOST_TARGET_LIMITS[target];
+      const plan = planVideo(limits.video, clip);
+      const files: Made[] = [];
+      let error: StoredPart['error'];
+      if (plan.action === 'refuse') {
+        const [label, limit, seconds] = [limits.label, plan.limit, Math.round(clip.duration)];
+        const e =
+          plan.reason === 'too_short'
+            ? fail('repost.target_refused', { target: label, limit, seconds, variant: 'too_short' })
+            : fail('repost.target_refused', { target: label, limit, seconds });
+        error = { code: e.code, message: e.message };
+      } else {
+        files.push({ file: await videoFor(plan), name: `${stem}.mp4` });
+        files.push({ file: await coverFor(limits.cover), name: 'cover.jpg' });
+      }
+      const texts = data.texts[target] ?? { text: '', title: null };
+      files.push(await textFile(dir, target, 'caption.txt', texts.text));
+      if (texts.title !== null) files.push(await textFile(dir, target, 'title.txt', texts.title));
+      made.push({ target, files, ...(error ? { error } : {}) });
+      progress(40 + Math.round((45 * made.length) / data.targets.length));
+    }
+    if (made.every((p) => p.error))
+      throw fail('repost.nothing_made', { reasons: made.map((p) => p.error?.message).join(' ') });
+    const zip = path.join(dir, 'kit.zip');
+    const zipEntries = made.flatMap((p) => p.files.map((f) => ({ file: f.file, name: `${p.target}/${f.name}` })));
+    const size = await writeZip(zipEntries, zip, signal);
+    // Then each file on its own (the store takes the file, so after the ZIP; one copy of a file shared by targets).
+    const kept = new Map<string, Promise<string>>();
+    const parts: StoredPart[] = [];
+    for (const p of made) {
+      const files = [];
+      for (const f of p.files) {
+        const key = kept.get(f.file) ?? keep(data.kitId, p.target, f);
+        kept.set(f.file, key);
+        files.push({ name: f.name, key: await key });
+      }
+      parts.push({ name: p.target, files, ...(p.error ? { error: p.error } : {}) });
+    }
+    progress(95);
+    return save({
+      platform: source.platform,
+      videoId: source.platform === 'studio' ? null : source.id,
+      file: zip,
+      ext: 'zip',
+      contentType: 'application/zip',
+      size,
+      meta: { parts, fileName: `${stem}-repost-kit.zip`, targets: data.targets },
+    });
+  }
+
+  /** One file of the kit kept on its own (its own signed link in the job view). */
+  async function keep(kitId: string, target: RepostTarget, f: Made) {
+    const key = `repost-kit:${kitId}:${target}/${f.name}`;
+    const ext = path.extname(f.name).slice(1);
+    const type = ext === 'mp4' ? 'video/mp4' : ext === 'jpg' ? 'image/jpeg' : 'text/plain; charset=utf-8';
+    const { size } = await fsp.stat(f.file);
+    await results.save({
+      key,
+      kind: 'repost-file',
+      videoId: null,
+      file: f.file,
+      ext,
+      contentType: type,
+      size,
+      meta: { fileName: `${target}-${f.name}` },
+    });
+    return key;
+  }
+
+  async function burn(source: KitSource, input: string, dir: string, signal: AbortSignal) {
+    if (!source.project) throw fail('repost.burn_needs_project');
+    const probed = await probeVideo(media, input, signal);
+    if (!probed) throw fail('media.unreadable');
+    const ass = path.join(dir, 'captions.ass');
+    await fsp.writeFile(ass, buildAss({ ...projectView(source.project), width: probed.width, height: probed.height }));
+    const output = path.join(dir, 'captioned.mp4');
+    await burnCaptions(
+      media.config.ffmpeg,
+      {
+        input,
+        ass,
+        fontsDir: await fontsDir(media.config.tmpRoot),
+        output,
+        width: probed.width,
+        height: probed.height,
+        audioCodec: probed.audioCodec,
+        duration: probed.duration,
+        timeoutMs: media.config.timeoutMs,
+        maxBytes: media.config.maxInputBytes * 4,
+        signal,
+      },
+      () => undefined,
+    );
+    return output;
+  }
+}
+export type RepostKitJobRunner = ReturnType<typeof defineRepostKitJob>;
+
+async function textFile(dir: string, target: RepostTarget, name: string, text: string): Promise<Made> {
+  const file = path.join(dir, `${target}-${name}`);
+  await fsp.writeFile(file, `${text}\n`, 'utf8');
+  return { file, name };
+}
