@@ -20,6 +20,7 @@ import type { QuotaService } from '../quota.service.js';
 import type { KitSource, KitSources } from './kit-source.js';
 import type { RepostKitJobRunner } from './repost-kit.job.js';
 import { planVideo } from './video-plan.js';
+import { VIDEO_LINKS } from '../../platforms/default.js';
 
 export interface RepostKitDeps {
   sources: KitSources;
@@ -98,7 +99,10 @@ export function createRepostKitService(deps: RepostKitDeps) {
         duration: source.duration,
         credit,
         creditOptional: source.credit === null,
-        videoUrl: null,
+        // The cover scrubber plays the video the downloader's card plays (a free account: its short clip).
+        videoUrl: source.project
+          ? `/api/caption-projects/${encodeURIComponent(source.project.id)}/media`
+          : VIDEO_LINKS.stream(source.id, source.platform),
         cards,
       };
       return preview;
