@@ -3,7 +3,7 @@
 // it will be posted and can be edited; the cover is picked on a scrubber; the kit is a media job
 // whose result is one ZIP (a folder per target) and every file on its own.
 import { useMemo, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, Loader2, Repeat2 } from 'lucide-react';
 import { REPOST_TARGET_LIMITS, REPOST_TARGETS, type RepostTarget } from '@shared/platform-limits';
 import type { RepostPreview } from '@shared/contracts/repost-kits';
@@ -11,6 +11,7 @@ import { platformOfLink } from '@shared/platform-links';
 import { type MediaJob, repostKitCreate, repostKitPreview } from '../lib/api';
 import { serverMessage } from '../lib/api-error';
 import { usePlatforms } from '../hooks/use-platforms';
+import { SUBSCRIPTION_STATUS_KEY } from '../hooks/use-subscription';
 import { progressLabel, progressNote, useMediaJob } from '../hooks/use-media-job';
 import { toast } from '../hooks/use-toast';
 import { formatFileSize } from '../lib/format';
@@ -34,6 +35,7 @@ export default function RepostKitPage() {
   const [credit, setCredit] = useState(true);
   const [burn, setBurn] = useState(false);
   const job = useMediaJob(repostKitCreate, 1000, kitOf);
+  const queryClient = useQueryClient();
   const chosen = REPOST_TARGETS.filter((t) => targets.has(t));
   const source = projectId ? { projectId } : { url: url.trim() };
 
@@ -50,7 +52,11 @@ export default function RepostKitPage() {
   const make = useMutation({
     mutationFn: () =>
       job.run({ ...source, targets: chosen, coverAt, credit, burnCaptions: burn, texts: pick(texts, chosen) }),
-    onSuccess: () => toast({ title: 'Your repost kit is ready', description: 'Download the ZIP or each file.' }),
+    onSuccess: () => {
+      // A free account's kit counted as one download: the plan badge's count changes.
+      void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_STATUS_KEY });
+      toast({ title: 'Your repost kit is ready', description: 'Download the ZIP or each file.' });
+    },
     onError: (err) =>
       toast({ title: 'The kit was not made', description: serverMessage(err) ?? '', variant: 'destructive' }),
   });

@@ -1,6 +1,6 @@
 // The cover picker (issue 47): the video the downloader's card plays, and a scrubber over the
 // clip's length; the frame shown is the cover each target gets, cut at that target's size.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export function CoverScrubber(props: {
   videoUrl: string | null;
@@ -9,6 +9,8 @@ export function CoverScrubber(props: {
   onChange: (seconds: number) => void;
 }) {
   const video = useRef<HTMLVideoElement>(null);
+  // A free account's player has a short preview clip: frames past it are cut from the whole video all the same.
+  const [clip, setClip] = useState<number | null>(null);
   const max = Math.max(0, Math.floor(props.duration * 10) / 10);
   useEffect(() => {
     const v = video.current;
@@ -24,10 +26,19 @@ export function CoverScrubber(props: {
           src={props.videoUrl}
           muted
           playsInline
-          preload="metadata"
+          preload="auto"
           className="mx-auto mb-3 max-h-72 rounded-lg bg-black"
           data-testid="cover-video"
+          onLoadedMetadata={(e) => {
+            setClip(e.currentTarget.duration);
+            e.currentTarget.currentTime = Math.min(props.value, e.currentTarget.duration || max);
+          }}
         />
+      )}
+      {clip !== null && clip < props.duration - 0.5 && props.value > clip && (
+        <p className="mb-2 text-xs text-slate-600">
+          The player shows the first {Math.round(clip)} s; the cover is cut from the whole video at this time.
+        </p>
       )}
       <label htmlFor="cover-at" className="block text-sm text-slate-700">
         Frame at <span data-testid="cover-at-value">{props.value.toFixed(1)}</span> s
