@@ -68,94 +68,116 @@ export function defineRepostKitJob(deps: RepostKitJobDeps) {
     let input = await deps.sources.fetchVideo(source, path.join(dir, 'source.mp4'), signal);
     progress(40);
     if (data.burnCaptions) input = await burn(source, input, dir, signal);
-    const probed = await probeVideo(media, input, signal);
-    if (!probed) throw fail('media.unreadable');
-    const clip: ProbedClip = {
-      ...probed,
-      size: (await fsp.stat(input)).size,
-      indexFirst: await indexComesFirst(input).catch(() => false),
+    // Everything after the download runs at once (ffprobe, covers, a remux: short runs, mostly
+    // waiting on the disk), and all of it settles before the temporary directory goes.
+    const started: Array<Promise<unknown>> = [];
+    const begin = <T>(p: Promise<T>) => {
+      started.push(p.catch(() => undefined));
+      return p;
     };
-    const stem = fileStem(source.platform, source.author, source.id);
-    const outputs = new Map<string, Promise<string>>(); // one remux or encode per distinct need
-    const videoFor = (plan: Exclude<VideoPlan, { action: 'refuse' }>): Promise<string> => {
-      if (plan.action === 'keep') return Promise.resolve(input);
-      const key = plan.action === 'remux' ? 'remux' : `encode-${plan.width}x${plan.height}`;
-      let made = outputs.get(key);
-      if (!made) {
-        const out = path.join(dir, `${key}.mp4`);
-        made = (
-          plan.action === 'remux'
-            ? moveIndexFirst(media, input, out, signal)
-            : encodeForTarget(media, input, out, plan, signal)
-        ).then(() => out);
-        outputs.set(key, made);
-      }
-      return made;
-    };
-    const covers = new Map<string, Promise<string>>();
-    const coverFor = (size: { width: number; height: number }) => {
-      const key = `${size.width}x${size.height}`;
-      let made = covers.get(key);
-      if (!made) {
-        const out = path.join(dir, `cover-${key}.jpg`);
-        const seconds = Math.max(0, Math.min(data.coverAt, clip.duration - 0.1));
-        made = cutCover(media, input, out, { seconds, ...size }, signal).then(() => out);
-        covers.set(key, made);
-      }
-      return made;
-    };
+    try {
+      return await makeFrom(input);
+    } finally {
+      await Promise.allSettled(started);
+    }
 
-    const made: Array<{ target: RepostTarget; files: Made[]; error?: StoredPart['error'] }> = [];
-    // Sequential: the media pool slot is one CPU's worth of work.
-    for (const target of data.targets) {
-      const limits = REPOST_TARGET_LIMITS[target];
-      const plan = planVideo(limits.video, clip);
-      const files: Made[] = [];
-      let error: StoredPart['error'];
-      if (plan.action === 'refuse') {
-        const [label, limit, seconds] = [limits.label, plan.limit, Math.round(clip.duration)];
-        const e =
-          plan.reason === 'too_short'
-            ? fail('repost.target_refused', { target: label, limit, seconds, variant: 'too_short' })
-            : fail('repost.target_refused', { target: label, limit, seconds });
-        error = { code: e.code, message: e.message };
-      } else {
-        files.push({ file: await videoFor(plan), name: `${stem}.mp4` });
-        files.push({ file: await coverFor(limits.cover), name: 'cover.jpg' });
-      }
-      const texts = data.texts[target] ?? { text: '', title: null };
-      files.push(await textFile(dir, target, 'caption.txt', texts.text));
-      if (texts.title !== null) files.push(await textFile(dir, target, 'title.txt', texts.title));
-      made.push({ target, files, ...(error ? { error } : {}) });
-      progress(40 + Math.round((45 * made.length) / data.targets.length));
+    async function makeFrom(input: string): Promise<MediaResult> {
+      const covers = new Map<string, Promise<string>>();
+      const coverFor = (size: { width: number; height: number }, duration: number) => {
+        const key = `${size.width}x${size.height}`;
+        let made = covers.get(key);
+        if (!made) {
+          const out = path.join(dir, `cover-${key}.jpg`);
+          const seconds = Math.max(0, Math.min(data.coverAt, duration - 0.1));
+          made = begin(cutCover(media, input, out, { seconds, ...size }, signal).then(() => out));
+          covers.set(key, made);
+        }
+        return made;
+      };
+      // The covers need only the frame's time: started with the platform's length, before the probe.
+      const known = source.duration > 0 && !data.burnCaptions ? source.duration : null;
+      if (known) for (const t of data.targets) coverFor(REPOST_TARGET_LIMITS[t].cover, known);
+      const [probed, stat, indexFirst] = await Promise.all([
+        begin(probeVideo(media, input, signal)),
+        fsp.stat(input),
+        indexComesFirst(input).catch(() => false),
+      ]);
+      if (!probed) throw fail('media.unreadable');
+      const clip: ProbedClip = { ...probed, size: stat.size, indexFirst };
+      const stem = fileStem(source.platform, source.author, source.id);
+      const outputs = new Map<string, Promise<string>>(); // one remux or encode per distinct need
+      const videoFor = (plan: Exclude<VideoPlan, { action: 'refuse' }>): Promise<string> => {
+        if (plan.action === 'keep') return Promise.resolve(input);
+        const key = plan.action === 'remux' ? 'remux' : `encode-${plan.width}x${plan.height}`;
+        let made = outputs.get(key);
+        if (!made) {
+          const out = path.join(dir, `${key}.mp4`);
+          made = begin(
+            (plan.action === 'remux'
+              ? moveIndexFirst(media, input, out, signal)
+              : encodeForTarget(media, input, out, plan, signal)
+            ).then(() => out),
+          );
+          outputs.set(key, made);
+        }
+        return made;
+      };
+
+      let done = 0;
+      const made = await Promise.all(
+        data.targets.map(async (target) => {
+          const limits = REPOST_TARGET_LIMITS[target];
+          const plan = planVideo(limits.video, clip);
+          const files: Made[] = [];
+          let error: StoredPart['error'];
+          if (plan.action === 'refuse') {
+            const [label, limit, seconds] = [limits.label, plan.limit, Math.round(clip.duration)];
+            const e =
+              plan.reason === 'too_short'
+                ? fail('repost.target_refused', { target: label, limit, seconds, variant: 'too_short' })
+                : fail('repost.target_refused', { target: label, limit, seconds });
+            error = { code: e.code, message: e.message };
+          } else {
+            const [video, cover] = await Promise.all([videoFor(plan), coverFor(limits.cover, clip.duration)]);
+            files.push({ file: video, name: `${stem}.mp4` }, { file: cover, name: 'cover.jpg' });
+          }
+          const texts = data.texts[target] ?? { text: '', title: null };
+          files.push(await textFile(dir, target, 'caption.txt', texts.text));
+          if (texts.title !== null) files.push(await textFile(dir, target, 'title.txt', texts.title));
+          progress(40 + Math.round((45 * ++done) / data.targets.length));
+          return { target, files, ...(error ? { error } : {}) };
+        }),
+      );
+      if (made.every((p) => p.error))
+        throw fail('repost.nothing_made', { reasons: made.map((p) => p.error?.message).join(' ') });
+      const zip = path.join(dir, 'kit.zip');
+      const zipEntries = made.flatMap((p) => p.files.map((f) => ({ file: f.file, name: `${p.target}/${f.name}` })));
+      const size = await writeZip(zipEntries, zip, signal);
+      // Then each file on its own (the store takes the file, so after the ZIP; one copy of a file shared by targets).
+      const kept = new Map<string, Promise<string>>();
+      const parts: StoredPart[] = await Promise.all(
+        made.map(async (p) => {
+          const files = await Promise.all(
+            p.files.map(async (f) => {
+              const key = kept.get(f.file) ?? keep(data.kitId, p.target, f);
+              kept.set(f.file, key);
+              return { name: f.name, key: await key };
+            }),
+          );
+          return { name: p.target, files, ...(p.error ? { error: p.error } : {}) };
+        }),
+      );
+      progress(95);
+      return save({
+        platform: source.platform,
+        videoId: source.platform === 'studio' ? null : source.id,
+        file: zip,
+        ext: 'zip',
+        contentType: 'application/zip',
+        size,
+        meta: { parts, fileName: `${stem}-repost-kit.zip`, targets: data.targets },
+      });
     }
-    if (made.every((p) => p.error))
-      throw fail('repost.nothing_made', { reasons: made.map((p) => p.error?.message).join(' ') });
-    const zip = path.join(dir, 'kit.zip');
-    const zipEntries = made.flatMap((p) => p.files.map((f) => ({ file: f.file, name: `${p.target}/${f.name}` })));
-    const size = await writeZip(zipEntries, zip, signal);
-    // Then each file on its own (the store takes the file, so after the ZIP; one copy of a file shared by targets).
-    const kept = new Map<string, Promise<string>>();
-    const parts: StoredPart[] = [];
-    for (const p of made) {
-      const files = [];
-      for (const f of p.files) {
-        const key = kept.get(f.file) ?? keep(data.kitId, p.target, f);
-        kept.set(f.file, key);
-        files.push({ name: f.name, key: await key });
-      }
-      parts.push({ name: p.target, files, ...(p.error ? { error: p.error } : {}) });
-    }
-    progress(95);
-    return save({
-      platform: source.platform,
-      videoId: source.platform === 'studio' ? null : source.id,
-      file: zip,
-      ext: 'zip',
-      contentType: 'application/zip',
-      size,
-      meta: { parts, fileName: `${stem}-repost-kit.zip`, targets: data.targets },
-    });
   }
 
   /** One file of the kit kept on its own (its own signed link in the job view). */
