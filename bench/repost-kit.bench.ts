@@ -116,6 +116,12 @@ try {
     `  every round, download / kit: ${download.map((d, i) => `${d.toFixed(0)}/${kit[i].toFixed(0)}`).join(', ')}`,
   );
   console.log(`  server CPU per kit (process + ffmpeg): ${median(kitCpu)} ms`);
+  console.log(
+    `  load average at the end (1/5/15 min, ${os.cpus().length} cores): ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
+  );
 } finally {
   await server.stop();
   await tt.close();

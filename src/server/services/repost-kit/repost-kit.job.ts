@@ -14,7 +14,7 @@ import { burnCaptions } from '../../adapters/media/caption-burn.js';
 import type { MediaProcessor } from '../../adapters/media/media-processor.js';
 import { cutCover, encodeForTarget, indexComesFirst, moveIndexFirst } from '../../adapters/media/repost-video.js';
 import { fontsDir } from '../../adapters/media/studio-fonts.js';
-import { writeZip } from '../../adapters/media/zip-archive.js';
+import { writeZipAsReady } from '../../adapters/media/zip-archive.js';
 import type { MediaResult } from '../../db/repositories/media-results.repository.js';
 import { fail } from '../../errors.js';
 import { projectView } from '../caption-studio/caption-projects.service.js';
@@ -123,36 +123,46 @@ export function defineRepostKitJob(deps: RepostKitJobDeps) {
         return made;
       };
 
-      let done = 0;
-      const made = await Promise.all(
-        data.targets.map(async (target) => {
-          const limits = REPOST_TARGET_LIMITS[target];
-          const plan = planVideo(limits.video, clip);
-          const files: Made[] = [];
-          let error: StoredPart['error'];
-          if (plan.action === 'refuse') {
-            const [label, limit, seconds] = [limits.label, plan.limit, Math.round(clip.duration)];
-            const e =
-              plan.reason === 'too_short'
-                ? fail('repost.target_refused', { target: label, limit, seconds, variant: 'too_short' })
-                : fail('repost.target_refused', { target: label, limit, seconds });
-            error = { code: e.code, message: e.message };
-          } else {
-            const [video, cover] = await Promise.all([videoFor(plan), coverFor(limits.cover, clip.duration)]);
-            files.push({ file: video, name: `${stem}.mp4` }, { file: cover, name: 'cover.jpg' });
-          }
-          const texts = data.texts[target] ?? { text: '', title: null };
-          files.push(await textFile(dir, target, 'caption.txt', texts.text));
-          if (texts.title !== null) files.push(await textFile(dir, target, 'title.txt', texts.title));
-          progress(40 + Math.round((45 * ++done) / data.targets.length));
-          return { target, files, ...(error ? { error } : {}) };
-        }),
-      );
-      if (made.every((p) => p.error))
-        throw fail('repost.nothing_made', { reasons: made.map((p) => p.error?.message).join(' ') });
+      // Each target's files as they will be (promises), planned at once; the ZIP is written as they come.
+      type Planned = { target: RepostTarget; files: Array<{ name: string; file: Promise<string>; ready: number }> };
+      const planned: Array<Planned & { error?: StoredPart['error'] }> = data.targets.map((target) => {
+        const limits = REPOST_TARGET_LIMITS[target];
+        const plan = planVideo(limits.video, clip);
+        const texts = data.texts[target] ?? { text: '', title: null };
+        const files: Planned['files'] = [
+          { name: 'caption.txt', file: textFile(dir, target, 'caption.txt', texts.text), ready: 0 },
+        ];
+        if (texts.title !== null)
+          files.push({ name: 'title.txt', file: textFile(dir, target, 'title.txt', texts.title), ready: 0 });
+        if (plan.action === 'refuse') {
+          const [label, limit, seconds] = [limits.label, plan.limit, Math.round(clip.duration)];
+          const e =
+            plan.reason === 'too_short'
+              ? fail('repost.target_refused', { target: label, limit, seconds, variant: 'too_short' })
+              : fail('repost.target_refused', { target: label, limit, seconds });
+          return { target, files, error: { code: e.code, message: e.message } };
+        }
+        files.push(
+          { name: `${stem}.mp4`, file: videoFor(plan), ready: plan.action === 'keep' ? 1 : 3 },
+          { name: 'cover.jpg', file: coverFor(limits.cover, clip.duration), ready: 2 },
+        );
+        return { target, files };
+      });
+      if (planned.every((p) => p.error))
+        throw fail('repost.nothing_made', { reasons: planned.map((p) => p.error?.message).join(' ') });
+      for (const p of planned) for (const f of p.files) begin(f.file);
       const zip = path.join(dir, 'kit.zip');
-      const zipEntries = made.flatMap((p) => p.files.map((f) => ({ file: f.file, name: `${p.target}/${f.name}` })));
-      const size = await writeZip(zipEntries, zip, signal);
+      const zipEntries = planned
+        .flatMap((p) => p.files.map((f) => ({ ...f, name: `${p.target}/${f.name}` })))
+        .sort((a, b) => a.ready - b.ready);
+      const size = await writeZipAsReady(zipEntries, zip, signal);
+      progress(85);
+      const made = await Promise.all(
+        planned.map(async (p) => ({
+          ...p,
+          files: await Promise.all(p.files.map(async (f): Promise<Made> => ({ name: f.name, file: await f.file }))),
+        })),
+      );
       // Then each file on its own (the store takes the file, so after the ZIP; one copy of a file shared by targets).
       const kept = new Map<string, Promise<string>>();
       const parts: StoredPart[] = await Promise.all(
@@ -228,8 +238,8 @@ export function defineRepostKitJob(deps: RepostKitJobDeps) {
 }
 export type RepostKitJobRunner = ReturnType<typeof defineRepostKitJob>;
 
-async function textFile(dir: string, target: RepostTarget, name: string, text: string): Promise<Made> {
+async function textFile(dir: string, target: RepostTarget, name: string, text: string): Promise<string> {
   const file = path.join(dir, `${target}-${name}`);
   await fsp.writeFile(file, `${text}\n`, 'utf8');
-  return { file, name };
+  return file;
 }
