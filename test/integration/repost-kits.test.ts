@@ -131,6 +131,34 @@ describe.each(DB_KINDS)('repost kits (%s)', (db) => {
     expect(hashtagsIn(text).length).toBeLessThanOrEqual(REPOST_TARGET_LIMITS.bluesky.caption.hashtagLimit);
   });
 
+  it('makes a kit from a caption project with its captions burned in, crediting the linked post', async () => {
+    const vtt = 'WEBVTT\n\n00:00:00.200 --> 00:00:02.500\nhello there everyone\n';
+    const source = toneMp4(3, { faststart: true });
+    const v = tt.addVideo({
+      desc: 'Studio clip',
+      subtitles: [{ lang: 'eng-US', vtt }],
+      media: { file: source },
+      duration: 3,
+    });
+    const pro = await t.signUp({ pro: true });
+    const project = await (await pro.post('/api/caption-projects', { source: { kind: 'link', url: v.url } })).json();
+    expect(project.lines.length).toBeGreaterThan(0);
+    const burnLink = await pro.post('/api/repost-kits', { url: v.url, targets: ['tiktok'], burnCaptions: true });
+    expect((await burnLink.json()).code).toBe('repost.burn_needs_project');
+    const off = await pro.post('/api/repost-kits', { projectId: project.id, targets: ['tiktok'], credit: false });
+    expect((await off.json()).code).toBe('repost.credit_required');
+
+    const res = await pro.post('/api/repost-kits', { projectId: project.id, targets: ['tiktok'], burnCaptions: true });
+    expect(res.status).toBe(200);
+    const kit = (await res.json()) as KitView;
+    const files = kit.parts![0].files;
+    const video = Buffer.from(await (await pro.get(files.find((f) => f.name.endsWith('.mp4'))!.url)).arrayBuffer());
+    expect(video.equals(fs.readFileSync(source))).toBe(false); // burned in: a new encode
+    expect((await probeBytes(video, 'burned.mp4')).videoCodec).toBe('h264');
+    const caption = await (await pro.get(files.find((f) => f.name === 'caption.txt')!.url)).text();
+    expect(caption).toContain(v.url);
+  });
+
   it('costs a free account one download: with none left the kit is refused', async () => {
     const v = tt.addVideo({ media: { file: toneMp4(3, { faststart: true }) }, duration: 3 });
     const free = await t.signUp({ downloadCount: 1000 });
