@@ -7,7 +7,7 @@ import type {
   CaptionProjectRow,
   CaptionProjectsRepository,
 } from '../../db/repositories/caption-projects.repository.js';
-import { fail } from '../../errors.js';
+import { AppError, fail } from '../../errors.js';
 import type { MediaProcessor } from '../../adapters/media/media-processor.js';
 import type { FetchedVideo } from '../../platforms/platform.js';
 import type { MediaResultsService } from '../media-results.service.js';
@@ -67,9 +67,15 @@ export function createKitSources(deps: {
     const base = { title: row.title, description: [row.title, spoken].filter(Boolean).join('\n\n'), project: row };
     if (src.kind === 'upload')
       return { ...base, platform: 'studio', id: row.id, author: '', duration: row.duration / 1000, credit: null };
-    // A project made from someone else's post credits that post, as the link itself would.
-    const linked = await ofLink(src.url, signal);
-    return { ...linked, ...base, duration: row.duration / 1000 };
+    // A project made from someone else's post credits that post, as the link itself would; a post
+    // gone since the project was made is still credited, by its link (the kept video is the source).
+    const linked = await ofLink(src.url, signal).catch((err: unknown) => {
+      if (!(err instanceof AppError) || err.status >= 500 || err.code === 'link.unsupported') throw err;
+      return null;
+    });
+    if (linked) return { ...linked, ...base, duration: row.duration / 1000 };
+    const credit = { author: 'the original author', link: src.url };
+    return { ...base, platform: 'studio', id: row.id, author: '', duration: row.duration / 1000, credit };
   }
 
   return {

@@ -19,7 +19,6 @@ import type { MediaJobs } from '../media-jobs.service.js';
 import type { QuotaService } from '../quota.service.js';
 import type { KitSource, KitSources } from './kit-source.js';
 import type { RepostKitJobRunner } from './repost-kit.job.js';
-import { planVideo } from './video-plan.js';
 import { VIDEO_LINKS } from '../../platforms/default.js';
 
 export interface RepostKitDeps {
@@ -42,7 +41,7 @@ export function createRepostKitService(deps: RepostKitDeps) {
       deps.content.prepare(description, owner),
       deps.hashtags.generate(
         {
-          videoTitle: (source.title || prepared0(description)).slice(0, HASHTAG_TITLE_MAX) || 'video',
+          videoTitle: (source.title || firstLine(description)).slice(0, HASHTAG_TITLE_MAX) || 'video',
           videoDescription: description.slice(0, HASHTAG_DESCRIPTION_MAX) || undefined,
         },
         owner,
@@ -163,7 +162,4 @@ export function createRepostKitService(deps: RepostKitDeps) {
 export type RepostKitService = ReturnType<typeof createRepostKitService>;
 
 /** A title's worth of the text's first line, when the post has no title of its own. */
-const prepared0 = (text: string) => text.split('\n')[0] ?? '';
-
-/** Exported for tests: what each target would do with a clip of this shape. */
-export { planVideo };
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
