@@ -159,6 +159,26 @@ describe.each(DB_KINDS)('repost kits (%s)', (db) => {
     expect(caption).toContain(v.url);
   });
 
+  it('cancels a running kit for its owner only, and gives the free download back', async () => {
+    const v = tt.addVideo({ media: { file: toneMp4(4) }, duration: 4, bytesPerSecond: 20_000 });
+    const free = await t.signUp();
+    const res = await free.post('/api/repost-kits', { url: v.url, targets: ['tiktok'] }, { prefer: 'respond-async' });
+    expect(res.status).toBe(202);
+    let job = (await res.json()) as KitView;
+    while (job.state === 'queued')
+      job = (await (await free.get(`/api/media-jobs/${job.id}?wait=5000&seen=${job.state}:`)).json()) as KitView;
+    expect(job.state).toBe('running');
+    expect((await t.ctx.repos.users.findById(free.userId))?.downloadsReserved).toBe(1);
+    const other = await t.signUp();
+    expect((await other.request('DELETE', `/api/media-jobs/${job.id}`)).status).toBe(404);
+    const cancelled = await free.request('DELETE', `/api/media-jobs/${job.id}`);
+    expect(await cancelled.json()).toMatchObject({ state: 'failed', error: { code: 'media.interrupted' } });
+    await expect
+      .poll(async () => (await t.ctx.repos.users.findById(free.userId))?.downloadsReserved, { timeout: 15_000 })
+      .toBe(0);
+    expect((await t.ctx.repos.users.findById(free.userId))?.downloadCount).toBe(0);
+  });
+
   it('costs a free account one download: with none left the kit is refused', async () => {
     const v = tt.addVideo({ media: { file: toneMp4(3, { faststart: true }) }, duration: 3 });
     const free = await t.signUp({ downloadCount: 1000 });
