@@ -18,6 +18,8 @@ export const signedInRoutes: AppRoute[] = [
   { path: '/audio-extractor', component: lazyScreen(() => import('./pages/audio-extractor-page')) },
   { path: '/auto-captions', component: lazyScreen(() => import('./pages/auto-captions-page')) },
   { path: '/batch', component: lazyScreen(() => import('./pages/batch-page')) },
+  // Issue 47: from one link or caption project to a post ready for each target.
+  { path: '/repost-kit', component: lazyScreen(() => import('./pages/repost-kit-page')) },
 ];
 
 // The footer's pages: one screen, the text by path.

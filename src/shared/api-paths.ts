@@ -14,6 +14,9 @@ export const API_PATHS = {
   images: '/api/images',
   mediaResult: '/api/media/:kind/:file',
   batchZip: '/api/batch/:id/zip',
+  // Repost kits (issue 47)
+  repostKits: '/api/repost-kits',
+  repostKitPreview: '/api/repost-kits/preview',
 } as const;
 
 const part = (s: string) => encodeURIComponent(s);

@@ -19,6 +19,7 @@ export const APP_PATHS: AppPath[] = [
   { path: '/content-tools', name: 'the content tools' },
   { path: '/trends', name: 'Trends' },
   { path: '/batch', name: 'Batch Download' },
+  { path: '/repost-kit', name: 'the repost kit' },
   { path: '/subscription', name: 'your subscription' },
 ];
 

@@ -349,6 +349,23 @@ export const ERROR_CATALOGUE = {
   'batch.item_failed': { status: 503, message: 'This video could not be fetched right now. Please retry it later.' },
   'batch.duplicate': { status: 409, message: 'This video is already in the batch.' },
 
+  // Repost kits (issue 47)
+  'repost.not_video': { status: 422, message: 'This post has no video to repost. Please use a video link.' },
+  'repost.credit_required': {
+    status: 403,
+    message: 'The credit to the original author stays on: only your own uploaded video can go without it.',
+  },
+  'repost.burn_needs_project': {
+    status: 400,
+    message: 'Burned-in captions come from a caption project: open the video in the caption studio first.',
+  },
+  'repost.target_refused': {
+    status: 422,
+    message: '{target} takes videos of {limit} seconds at most; this clip is {seconds} seconds.',
+    variants: { too_short: '{target} takes videos of at least {limit} seconds; this clip is {seconds} seconds.' },
+  },
+  'repost.nothing_made': { status: 422, message: 'No target could take this clip: {reasons}' },
+
   // Caption studio (issue 29)
   'studio.not_found': { status: 404, message: 'This caption project does not exist, or it is not yours.' },
   'studio.time_out_of_range': {

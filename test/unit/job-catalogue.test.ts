@@ -33,6 +33,7 @@ describe('job catalogue', () => {
       'images',
       'preview',
       'remux',
+      'repost-kit',
       'slideshow',
       'studio-source',
       'transcript',
@@ -44,7 +45,16 @@ describe('job catalogue', () => {
 
   it('stops the start when a declared kind has no handler', async () => {
     const jobs = mediaJobs();
-    for (const k of ['audio', 'transcript', 'remux', 'images', 'slideshow', 'studio-source', 'caption-render'])
+    for (const k of [
+      'audio',
+      'transcript',
+      'remux',
+      'images',
+      'slideshow',
+      'studio-source',
+      'caption-render',
+      'repost-kit',
+    ])
       jobs.register(k, noop);
     await expect(jobs.start(true)).rejects.toThrow('job catalogue: no handler for kind preview on queue media');
   });

@@ -16,4 +16,6 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Trending', path: '/trending-videos', premium: true },
   // Beyond the founding bar (issue 21): Pro's batch processing.
   { label: 'Batch', path: '/batch', premium: true },
+  // Issue 47: a free account's kit costs one download.
+  { label: 'Repost', path: '/repost-kit', premium: false },
 ];

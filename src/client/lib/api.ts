@@ -46,6 +46,7 @@ import type {
   videoInfoRequest,
   videoLinkResponse,
 } from '@shared/contracts/video';
+import type { repostKitRequest, repostPreview, repostPreviewRequest } from '@shared/contracts/repost-kits';
 import { type CallOptions, send, sendAsync, sendJson } from './http';
 
 type In<S extends z.ZodType> = z.input<S>;
@@ -92,6 +93,12 @@ export const mediaJobGet = (jobId: string, signal?: AbortSignal, wait?: { ms: nu
     { signal },
   );
 export const mediaJobCancel = (jobId: string) => sendJson<MediaJob>('DELETE', `/api/media-jobs/${id(jobId)}`);
+
+// Repost kits (issue 47): the preview of each target's card, then the kit (a media job; its done view lists the files)
+export const repostKitPreview = (body: In<typeof repostPreviewRequest>) =>
+  sendJson<Out<typeof repostPreview>>('POST', API_PATHS.repostKitPreview, body);
+export const repostKitCreate = (body: In<typeof repostKitRequest>) =>
+  async<MediaJob>('POST', API_PATHS.repostKits, body);
 
 // Caption studio
 export const captionProjectCreate = (body: In<typeof createCaptionProjectRequest>) =>

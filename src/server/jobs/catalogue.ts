@@ -1,4 +1,5 @@
 import type { RetryRule } from './retry-rule.js';
+import type { RepostKitJob } from '../../shared/contracts/repost-kits.js';
 
 /** The payload of each kind: what its handler needs on any node (plain JSON). */
 export interface JobPayloads {
@@ -18,6 +19,8 @@ export interface JobPayloads {
   'studio-source': { url: string };
   /** A caption project burned into its video (no retries: the person watching says try again). */
   'caption-render': { projectId: string; userId: string; revision: number };
+  /** A repost kit (issue 47): one source made ready for each target, in one ZIP (no retries: the person is watching). */
+  'repost-kit': RepostKitJob;
   /** One link of a batch (its own queue: items of one batch take turns with other batches). */
   'batch.item': { itemId: number };
   /** One turn of a scheduled task (queue `schedule.<task>`). */
@@ -83,6 +86,7 @@ export const JOB_CATALOGUE: Record<JobName, JobKind> = {
   preview: media(0), // a person is watching the card: a failure is shown at once
   'studio-source': media(),
   'caption-render': media(0),
+  'repost-kit': media(0),
   'batch.item': {
     queue: 'batch.item',
     retry: { retries: 2, backoffSeconds: 5 },

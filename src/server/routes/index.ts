@@ -23,6 +23,7 @@ import { imagesRoutes } from './images.routes.js';
 import { sitePagesRoutes } from './site-pages.routes.js';
 import { captionStudioRoutes } from './caption-studio.routes.js';
 import { studioUploadsRoutes } from './studio-uploads.routes.js';
+import { repostKitsRoutes } from './repost-kits.routes.js';
 
 /** What routes need to know of the app around them: where the built client lives. */
 export interface RouteOptions {
@@ -52,6 +53,7 @@ const modules: Array<(app: ZApp, ctx: RouteContext, opts: RouteOptions) => Promi
   sitePagesRoutes,
   captionStudioRoutes,
   studioUploadsRoutes,
+  repostKitsRoutes, // issue 47
 ];
 
 export async function registerRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions): Promise<void> {

@@ -1,6 +1,7 @@
 // Where a media job stands, for clients that asked the tools not to wait (Prefer: respond-async):
 // GET /api/media-jobs/:id. The id is unguessable, and only those who asked for the job (several,
-// when they share it) can follow it: to anyone else it is unknown (issue 31).
+// when they share it) can follow it: to anyone else it is unknown (issue 31). Any signed-in account:
+// a free account's repost kit is a media job too (issue 47).
 import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../types.js';
 import type { RouteContext } from './route-context.js';
@@ -17,7 +18,7 @@ export function mediaJobsRoutes(app: ZApp, ctx: RouteContext) {
   app.get(
     '/api/media-jobs/:id',
     {
-      preHandler: ctx.guards.pro,
+      preHandler: ctx.guards.user,
       config: { errors: ['media.job_not_found'] },
       schema: { params: mediaJobParams, querystring: mediaJobStatusQuery, response: { 200: mediaJobSchema } },
     },
@@ -33,7 +34,7 @@ export function mediaJobsRoutes(app: ZApp, ctx: RouteContext) {
   app.delete(
     '/api/media-jobs/:id',
     {
-      preHandler: ctx.guards.pro,
+      preHandler: ctx.guards.user,
       config: { errors: ['media.job_not_found'] },
       schema: { params: mediaJobParams, response: { 200: mediaJobSchema } },
     },

@@ -13,6 +13,8 @@ export function createContentService(deps: {
   logger: Pick<Logger, 'warn'>;
 }) {
   return {
+    /** The built-in optimiser's reading of a text (hook, body, the creator's hashtags), for callers with their own rules. */
+    prepare: (content: string, owner: string) => deps.prepare(content, owner),
     /** `owner`: the account asking (the text threads are shared fairly between accounts). */
     async optimize(input: OptimizeInput, owner: string): Promise<OptimizeResult> {
       const prepare = (content: string) => deps.prepare(content, owner);

@@ -27,8 +27,10 @@ import type {
   RunOptions,
   MediaJobsDeps,
   StatusWait,
+  StoredPart,
 } from './media-jobs.types.js';
 export type {
+  StoredPart,
   MediaPayloads,
   MediaJobRequest,
   MediaJobContext,
@@ -243,11 +245,27 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   };
 
   /** A done job's stored file as a signed link (what the tool's own answer would give). */
-  async function resultOf(s: JobStatus | null): Promise<Pick<MediaJobView, 'result'>> {
+  async function resultOf(s: JobStatus | null): Promise<Pick<MediaJobView, 'result' | 'parts'>> {
     const row = s ? await deps.results.find(String(s.data.key)) : undefined;
-    return row
-      ? { result: { url: deps.results.link(row), size: String(row.size), expiresAt: row.expiresAt.toISOString() } }
-      : {};
+    return row ? describe(row) : {};
+  }
+
+  /** A stored result as a done job shows it: its signed link and, for a result of several files, its parts. */
+  async function describe(row: MediaResult): Promise<Pick<MediaJobView, 'result' | 'parts'>> {
+    const result = { url: deps.results.link(row), size: String(row.size), expiresAt: row.expiresAt.toISOString() };
+    const parts = (row.meta as { parts?: StoredPart[] } | null)?.parts;
+    return Array.isArray(parts) ? { result, parts: await Promise.all(parts.map(partView)) } : { result };
+  }
+
+  /** A part of a result made of several files: each file kept under its own key, linked on its own. */
+  async function partView(part: StoredPart): Promise<NonNullable<MediaJobView['parts']>[number]> {
+    const files = await Promise.all(
+      part.files.map(async (f) => {
+        const row = await deps.results.find(f.key);
+        return row ? { name: f.name, url: deps.results.link(row), size: String(row.size) } : null;
+      }),
+    );
+    return { name: part.name, files: files.filter((f) => f !== null), ...(part.error ? { error: part.error } : {}) };
   }
 
   function view(id: string, s: JobStatus | null): MediaJobView {
@@ -325,6 +343,7 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   }
 
   return {
+    describe,
     /** What runs a kind of job (the services register theirs); the kind must be in the catalogue. */
     register<K extends Kind>(kind: K, handler: MediaJobHandler<P[K]>) {
       if (started && !declared(kind)) checkHandlers(MEDIA_QUEUE, [], [kind]);

@@ -82,3 +82,10 @@ export interface StatusWait {
   seen?: string;
   signal?: AbortSignal;
 }
+
+/** A result made of several files keeps, in its meta, each part's files by their own result keys. */
+export interface StoredPart {
+  name: string;
+  files: Array<{ name: string; key: string }>;
+  error?: { code: string; message: string };
+}

@@ -48,6 +48,17 @@ export function createQuotaService(deps: {
 }) {
   const now = deps.now ?? Date.now;
   return {
+    /**
+     * A reservation made by a request and settled by a media job, possibly on another node (a repost
+     * kit): the same commit and release by the slot's ids, each retried while the database is away.
+     */
+    resume(userId: string, downloadId: number): Pick<Reservation, 'commit' | 'release'> {
+      const retry = (op: () => Promise<boolean>) => retryWhileUnavailable(op, deps.retryDelaysMs);
+      return {
+        commit: (bytes) => retry(() => deps.downloads.commit(userId, downloadId, bytes)),
+        release: (bytes) => retry(() => deps.downloads.release(userId, downloadId, bytes)),
+      };
+    },
     async reserve(user: User, meta: DownloadMeta): Promise<Reservation> {
       const limit = isPro(user) ? null : FREE_DOWNLOAD_LIMIT;
       const id = await deps.downloads.reserve(user.id, meta, limit, new Date(now() - STALE_RESERVATION_MS));

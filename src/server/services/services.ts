@@ -29,6 +29,7 @@ import type { HashtagService } from './hashtag.service.js';
 import type { ContentService } from './content.service.js';
 import type { HealthService } from './health.service.js';
 import type { PlatformListService } from './platform-list.service.js';
+import type { RepostKitService } from './repost-kit/repost-kit.service.js';
 
 export interface Services {
   health: HealthService;
@@ -60,4 +61,6 @@ export interface Services {
   trendsObservations: ObservationRecorder;
   hashtags: HashtagService;
   content: ContentService;
+  /** Repost kits (issue 47). */
+  repostKits: RepostKitService;
 }

@@ -14,6 +14,19 @@ export const mediaJobSchema = z.object({
   progress: z.number().min(0).max(100).optional(),
   /** Once done: the stored file, as a link this product signed (a render's video, an MP3). */
   result: z.object({ url: z.string(), size: z.string(), expiresAt: z.string() }).optional(),
+  /**
+   * Once done, for a result made of several files (a repost kit: one part per target): each part's
+   * files, each as its own signed link, or why the part could not be made.
+   */
+  parts: z
+    .array(
+      z.object({
+        name: z.string(),
+        files: z.array(z.object({ name: z.string(), url: z.string(), size: z.string() })),
+        error: z.object({ code: z.string(), message: z.string() }).optional(),
+      }),
+    )
+    .optional(),
   /** As in the API's error envelope: the catalogue code, its English text and the template's params. */
   error: z
     .object({

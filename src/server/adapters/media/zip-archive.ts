@@ -18,6 +18,30 @@ export async function writeZip(
 }
 
 /**
+ * A stored ZIP written while its files are still being made (a repost kit): each entry's file is a
+ * promise, and the archive waits for an entry only when it reaches it, so the ZIP is written
+ * alongside the work that makes the later entries. Order ready entries first.
+ */
+export async function writeZipAsReady(
+  entries: Array<{ name: string; file: Promise<string> }>,
+  output: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const zip = new yazl.ZipFile();
+  for (const e of entries) {
+    zip.addReadStreamLazy(e.name, { compress: false }, (cb) => {
+      e.file.then(
+        (file) => cb(null, fs.createReadStream(file)),
+        (err: Error) => cb(err, undefined as never),
+      );
+    });
+  }
+  zip.end();
+  await pipeline(zip.outputStream, fs.createWriteStream(output), { signal });
+  return fs.statSync(output).size;
+}
+
+/**
  * A stored ZIP streamed from files opened one after another (a batch's results, wherever the
  * media store keeps them), with its exact size known before the first byte.
  */
