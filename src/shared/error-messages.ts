@@ -246,7 +246,7 @@ export const ERROR_CATALOGUE = {
     message: '{platform} is limiting our requests right now. Please try again in a few minutes.',
     retryAfter: 60,
   },
-  // A site limiting how often we ask (Reddit's 429): our own pace, never the person's fault, so 503.
+  // A site limiting how often this server asks (its 429 to us): our own pace, never the person's fault, so 503.
   'upstream.busy': {
     status: 503,
     message: '{platform} is limiting how often this server may ask right now. Please try again shortly.',

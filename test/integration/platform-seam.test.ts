@@ -128,17 +128,19 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
 
   it('tells the client its name and link shape, and every client link helper accepts its links', async () => {
     const list = (await (await t.client().get('/api/platforms')).json()) as PlatformInfo[];
-    // Two real platforms from the registry, then the made-up one.
-    expect(builtInPlatforms({ http: t.ctx.adapters.http }).map((p) => p.id)).toEqual(['tiktok', 'bluesky']);
+    // Three real platforms from the registry, then the made-up ones.
+    expect(builtInPlatforms({ http: t.ctx.adapters.http }).map((p) => p.id)).toEqual(['tiktok', 'bluesky', 'reddit']);
     expect(list.map((p) => [p.id, p.name, p.separateSound])).toEqual([
       ['tiktok', 'TikTok', true],
       ['bluesky', 'Bluesky', false],
+      ['reddit', 'Reddit', true],
       ['clips', 'Clips', true],
       ['parts', 'Parts', true],
     ]);
     const clipLink = 'https://clips.example/v/abcd1234';
     expect(platformOfLink(clipLink, list)?.id).toBe('clips');
-    expect(platformOfLink(list[2].example, list)?.id).toBe('clips');
+    expect(platformOfLink(list[2].example, list)?.id).toBe('reddit');
+    expect(platformOfLink(list[3].example, list)?.id).toBe('clips');
     expect(platformOfLink(list[1].example, list)?.id).toBe('bluesky');
     expect(platformOfLink('https://clips.example/u/someone', list)).toBeNull();
     expect(extractLink(`Look at this clip! ${clipLink}/?ref=share.`, list)).toBe(`${clipLink}/?ref=share`);
@@ -166,7 +168,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       const res = await pro.post(path, { ...body, url: 'https://example.com/v/1' });
       expect([res.status, (await res.json()).message], path).toEqual([
         400,
-        'Please provide a valid TikTok or Bluesky or Clips or Parts URL',
+        'Please provide a valid TikTok or Bluesky or Reddit or Clips or Parts URL',
       ]);
     }
   });
