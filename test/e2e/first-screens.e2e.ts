@@ -247,7 +247,9 @@ describe('first screens sent ready', () => {
     expect(await sectionsText(page, LANDING_STATIC)).toEqual(sent);
     expect(await reactHolds(page, 'section[aria-label="Features"] h3')).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
-    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addVideo({ desc: 'Static landing again' }).url);
+    await page
+      .getByLabel('TikTok or Bluesky or Reddit video URL')
+      .fill(tt.addVideo({ desc: 'Static landing again' }).url);
     await page.getByTestId('url-valid').waitFor();
     await screenshot(page, 'first-screens-landing-after-visit');
     expect(errors).toEqual([]);

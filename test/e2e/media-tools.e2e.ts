@@ -65,7 +65,9 @@ describe('audio extractor', () => {
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'URL required').waitFor();
     expect(await toast(page, 'URL required').getAttribute('data-variant')).toBe('destructive');
-    await toast(page, 'URL required').getByText('Please enter a TikTok or Bluesky or Reddit URL to extract audio').waitFor();
+    await toast(page, 'URL required')
+      .getByText('Please enter a TikTok or Bluesky or Reddit URL to extract audio')
+      .waitFor();
     await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill('https://example.com/video/1');
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'Invalid URL').getByText('Please enter a valid TikTok or Bluesky or Reddit URL').waitFor();
@@ -208,7 +210,9 @@ describe('auto captions', () => {
     await page.getByLabel('Video URL').fill('https://www.facebook.com/watch/?v=123');
     await page.getByRole('button', { name: 'Generate Captions' }).click();
     await toast(page, 'Transcription failed').waitFor();
-    await toast(page, 'Transcription failed').getByText('Please provide a valid TikTok or Bluesky or Reddit URL').waitFor();
+    await toast(page, 'Transcription failed')
+      .getByText('Please provide a valid TikTok or Bluesky or Reddit URL')
+      .waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();

@@ -55,7 +55,10 @@ describe.each(DB_KINDS)('Reddit posts (%s)', (db) => {
   };
   // Signed in, each test its own person: lookups are counted per person, and one test makes many.
   let asker: Awaited<ReturnType<TestApp['signUp']>> | null = null;
-  const info = async (url: string) => (asker ??= await t.signUp()).post('/api/video/info', { url });
+  const info = async (url: string) => {
+    asker ??= await t.signUp();
+    return asker.post('/api/video/info', { url });
+  };
   beforeEach(() => {
     asker = null;
   });
