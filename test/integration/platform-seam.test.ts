@@ -268,7 +268,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       }
     });
 
-    it('extracts the MP3 and captions from the sound file alone, never fetching the video', async () => {
+    it('extracts the MP3 and captions from the sound file alone, never fetching the video; the studio joins both', async () => {
       const pro = await t.signUp({ pro: true });
       const url = parts.add({ id: 'sp000004', files: [whole], cover: sampleJpeg(), seconds: 4, firstSoundGone: true });
       const audio = await pro.post('/api/audio/extract', { url });
@@ -282,6 +282,14 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       expect(captions.status).toBe(200);
       expect(wordErrorRate(words, (await captions.json()).fullText)).toBeLessThan(0.35);
       for (const id of ['sp000004', 'sp000005']) expect(partsServed(id).filter((p) => /video-/.test(p))).toEqual([]);
-    }, 120_000);
+
+      // The caption studio needs the picture too: its source is the two parts joined once.
+      const project = await pro.post('/api/caption-projects', { source: { kind: 'link', url: spoken } });
+      expect(project.status).toBe(201);
+      const { id, width, height } = await project.json();
+      expect([width, height]).toEqual([320, 240]);
+      const source = await save(await pro.get(`/api/caption-projects/${id}/media`), 'studio-source.mp4');
+      expect(streamsOf(source)).toMatchObject({ video: '320x240', sound: true });
+    }, 180_000);
   });
 });
