@@ -19,7 +19,7 @@ import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
 import { defaultOption, playsAsItIs } from '../platforms/video-model.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
 
-/** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default 'hd' means the slideshow. */
+/** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default label (DEFAULT_QUALITY) means the slideshow. */
 function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   const q = quality.toLowerCase();
   if (q === DEFAULT_QUALITY) return 'slideshow';

@@ -7,7 +7,7 @@
  *     video  FetchedVideo: video.ref ({ platform, id, url }), video.video the neutral VideoModel
  *            (title, author, duration, options, musicUrl, subtitles, images), video.raw the
  *            platform's own item, video.session what opening its media needs (e.g. cookies).
- *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: 'hd' } | { kind: 'music' }, signal)
+ *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: DEFAULT_QUALITY } | { kind: 'music' }, signal)
  *     m.stream (Readable; the caller must consume or destroy it), m.contentType, m.contentLength
  *     (null when unknown), m.video (as above), m.option (the chosen video option, if kind=video).
  *     Options: range ('bytes=0-'), maxBytes (byte ceiling), bulk (whole file, lean transport),
