@@ -120,6 +120,15 @@ export const envSchema = z.object({
     .string()
     .regex(/^[\w:.-]{1,40}$/)
     .default('smt:'),
+  // Reddit (issue 44): an app's credentials switch to application-only OAuth; over-18 posts are
+  // refused unless allowed; the User-Agent Reddit's API rules ask for (default: names PUBLIC_URL).
+  REDDIT_CLIENT_ID: optionalString,
+  REDDIT_CLIENT_SECRET: optionalString,
+  REDDIT_OVER_18: z.enum(['allow', 'refuse']).default('refuse'),
+  REDDIT_USER_AGENT: z
+    .string()
+    .regex(/^[\x20-\x7e]{8,200}$/, 'must be 8-200 printable ASCII characters')
+    .optional(),
   TRENDS_TIKTOK_ONE: z.enum(['on', 'off']).default('on'),
   TRENDS_NEWS: z.enum(['on', 'off']).default('on'),
   TRENDS_COUNTRY: z
@@ -196,6 +205,7 @@ const ALL_OR_NONE: ReadonlyArray<ReadonlyArray<keyof Env>> = [
   ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'],
   ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
   ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'],
+  ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET'],
 ];
 
 export interface Config extends Omit<Env, 'HOST' | 'UPLOADS_MAX_OPEN_MB'> {

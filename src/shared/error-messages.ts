@@ -157,6 +157,9 @@ export const ERROR_CATALOGUE = {
       short_link: 'This short link does not lead to a {platform} video.',
       photo_post: 'This {platform} post is a photo slideshow and has no video file to download.',
       no_media: 'This {platform} post has no video or pictures to download. Try a post with a video.',
+      text_post: 'This {platform} post is text only: it has no video or pictures to download. Try a post with a video.',
+      comment:
+        'This {platform} link points to a comment, which has no video or pictures of its own. Paste the link of the post itself.',
       unknown_platform: "Unknown platform '{id}'.",
     },
   },
@@ -166,11 +169,16 @@ export const ERROR_CATALOGUE = {
     variants: {
       withheld:
         'This {platform} post cannot be shown: its author blocks it from view or their account was taken down. Try a different video.',
+      removed: 'This {platform} post was removed or deleted, so its media is gone. Try a different post.',
+      banned: 'This {platform} community was banned, so its posts are gone. Try a different post.',
     },
   },
   'video.private': {
     status: 403,
     message: 'This {platform} video is private, so it cannot be downloaded. Try a public video.',
+    variants: {
+      community: 'This {platform} community is private, so its posts cannot be downloaded. Try a public post.',
+    },
   },
   'video.region_blocked': {
     status: 451,
@@ -179,10 +187,17 @@ export const ERROR_CATALOGUE = {
   'video.login_required': {
     status: 403,
     message: '{platform} requires a login to view this video, so it cannot be downloaded. Try a different video.',
+    variants: {
+      quarantined:
+        'This {platform} community is quarantined: {platform} shows it only to accounts that opted in, so its posts cannot be downloaded here.',
+    },
   },
   'video.age_restricted': {
     status: 403,
     message: 'This {platform} video is age-restricted and can only be viewed when logged in. Try a different video.',
+    variants: {
+      refused: 'This {platform} post is marked over 18, and this server is set not to download such posts.',
+    },
   },
   'video.quality_unavailable': {
     status: 400,
@@ -229,6 +244,12 @@ export const ERROR_CATALOGUE = {
   'upstream.rate_limited': {
     status: 429,
     message: '{platform} is limiting our requests right now. Please try again in a few minutes.',
+    retryAfter: 60,
+  },
+  // A site limiting how often this server asks (its 429 to us): our own pace, never the person's fault, so 503.
+  'upstream.busy': {
+    status: 503,
+    message: '{platform} is limiting how often this server may ask right now. Please try again shortly.',
     retryAfter: 60,
   },
   'upstream.blocked': {

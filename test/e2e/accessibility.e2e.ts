@@ -76,7 +76,7 @@ for (const width of [1280, 375]) {
       // Signed out.
       await visit(page, '/', 'Download TikTok Videos Instantly');
       await expectNoSeriousViolations(page, 'landing');
-      await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Axe card' }).url);
+      await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addVideo({ desc: 'Axe card' }).url);
       await page.getByRole('button', { name: 'Fetch Video' }).click();
       await page.getByTestId('video-card').waitFor();
       await page.getByRole('button', { name: 'Download HD' }).click();
@@ -132,7 +132,7 @@ for (const width of [1280, 375]) {
     it('downloads with the keyboard only: signed out (with sign-up) and signed in', async () => {
       const { page, context } = await open(width);
       await page.goto(server.url);
-      await page.getByLabel('TikTok or Bluesky video URL').waitFor();
+      await page.getByLabel('TikTok or Bluesky or Reddit video URL').waitFor();
       const focused = () =>
         page.evaluate(
           () =>

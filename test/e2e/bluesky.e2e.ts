@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function fetchPost(page: Page, url: string) {
-  await page.getByLabel('TikTok or Bluesky video URL').fill(url);
+  await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(url);
   await page.getByTestId('url-valid').waitFor();
   await page.getByRole('button', { name: 'Fetch Video' }).click();
 }
@@ -54,7 +54,7 @@ describe('Bluesky in the browser', () => {
   it('lists the platforms on the landing page, then fetches and saves a Bluesky video', async () => {
     const { page, context } = await newPage(browser);
     await page.goto(server.url);
-    expect(await page.getByTestId('platforms-note').textContent()).toBe('Links that work: TikTok, Bluesky.');
+    expect(await page.getByTestId('platforms-note').textContent()).toBe('Links that work: TikTok, Bluesky, Reddit.');
     await registerInBrowser(page, server.url, `bsky${Date.now()}@example.com`);
 
     const { handleUrl } = bs.addFixture('video', { video });
@@ -122,7 +122,7 @@ describe('Bluesky in the browser', () => {
     await page.goto(`${server.url}/audio-extractor`);
     await page.getByTestId('plan-badge').filter({ hasText: 'PRO' }).first().waitFor();
     const { url } = bs.addVideoPost({ file: video, text: 'Sky sound check' });
-    await page.getByLabel('TikTok or Bluesky video URL').fill(url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(url);
     await page.getByRole('button', { name: 'Extract' }).click();
     const card = page.getByTestId('audio-result');
     await card.waitFor({ timeout: 30_000 });

@@ -110,7 +110,9 @@ for (const width of [1280, 375]) {
       await setDownloadCount(email, 6);
       await page.reload();
       await page.getByTestId('plan-badge').filter({ hasText: 'Free (6/6)' }).waitFor();
-      await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'No downloads left' }).url);
+      await page
+        .getByLabel('TikTok or Bluesky or Reddit video URL')
+        .fill(tt.addVideo({ desc: 'No downloads left' }).url);
       await page.getByRole('button', { name: 'Fetch Video' }).click();
       await page.getByTestId('video-card').waitFor();
       expect(

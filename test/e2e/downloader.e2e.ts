@@ -51,7 +51,7 @@ async function setDownloadCount(email: string, count: number) {
 }
 
 async function fetchVideo(page: Page, url: string) {
-  await page.getByLabel('TikTok or Bluesky video URL').fill(url);
+  await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(url);
   await page.getByTestId('url-valid').waitFor();
   await page.getByRole('button', { name: 'Fetch Video' }).click();
   await page.getByTestId('video-card').waitFor();
@@ -66,8 +66,8 @@ describe('downloader', () => {
     await page.getByRole('heading', { name: 'Download TikTok Videos Instantly' }).waitFor();
 
     // URL states: invalid shows the message and keeps the button disabled.
-    await page.getByLabel('TikTok or Bluesky video URL').fill('https://www.youtube.com/watch?v=1');
-    await page.getByText('Please enter a valid TikTok or Bluesky video URL').waitFor();
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill('https://www.youtube.com/watch?v=1');
+    await page.getByText('Please enter a valid TikTok or Bluesky or Reddit video URL').waitFor();
     expect(await page.getByRole('button', { name: 'Fetch Video' }).isDisabled()).toBe(true);
 
     // Paste from the clipboard: a valid link is fetched at once (signed in; the real captured page).
@@ -203,7 +203,7 @@ describe('downloader', () => {
   it('shows the failure toast for a removed video and works at 375px', async () => {
     const { page, context } = await newPage(browser, { width: 375, height: 800 });
     await registerInBrowser(page, server.url, `m${Date.now()}@example.com`);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addError('deleted'));
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addError('deleted'));
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByText('Video Not Available').first().waitFor();
     await page

@@ -85,7 +85,7 @@ for (const width of [1280, 375]) {
         document.querySelector('[data-testid="plan-badge"]')?.textContent?.includes('1/6'),
       );
       expect(await page.getByTestId('video-title').textContent()).toBe(`New visitor ${width}`);
-      expect(await page.getByLabel('TikTok or Bluesky video URL').inputValue()).toBe(v.url);
+      expect(await page.getByLabel('TikTok or Bluesky or Reddit video URL').inputValue()).toBe(v.url);
       await screenshot(page, `first-minute-after-sign-up-${width}`);
       await context.close();
     });
@@ -121,7 +121,7 @@ for (const width of [1280, 375]) {
       await registerInBrowser(page, server.url, `share-${width}-${Date.now()}@example.com`);
       await page.goto(`${server.url}/?url=${encodeURIComponent(v.url)}`);
       await page.getByTestId('video-card').waitFor();
-      expect(await page.getByLabel('TikTok or Bluesky video URL').inputValue()).toBe(v.url);
+      expect(await page.getByLabel('TikTok or Bluesky or Reddit video URL').inputValue()).toBe(v.url);
       await context.close();
     });
 

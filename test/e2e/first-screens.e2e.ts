@@ -95,7 +95,7 @@ describe('first screens sent ready', () => {
     const html = await res.text();
     expect(html).toMatch(/<h1[^>]*>Download TikTok Videos Instantly<\/h1>/);
     expect(html).toMatch(/<input[^>]*id="video-url"/);
-    expect(visibleText(html)).toContain('TikTok or Bluesky video URL');
+    expect(visibleText(html)).toContain('TikTok or Bluesky or Reddit video URL');
     expect(visibleText(html)).toContain('Get Started - Sign In');
     expect(html.match(/data-testid="feature-card"/g)).toHaveLength(6);
     // The answers it was rendered with, for the browser's first render (a JSON block, not a script).
@@ -127,7 +127,7 @@ describe('first screens sent ready', () => {
     const page = await context.newPage();
     await page.goto(server.url);
     await page.getByRole('heading', { level: 1, name: 'Download TikTok Videos Instantly' }).waitFor();
-    expect(await page.getByLabel('TikTok or Bluesky video URL').isVisible()).toBe(true);
+    expect(await page.getByLabel('TikTok or Bluesky or Reddit video URL').isVisible()).toBe(true);
     await page.goto(`${server.url}/sign-in`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(await page.getByLabel('Email').isVisible()).toBe(true);
@@ -139,7 +139,7 @@ describe('first screens sent ready', () => {
     const errors = watchErrors(page);
     const v = tt.addVideo({ desc: 'Hydrated landing' });
     await page.goto(server.url);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(v.url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(v.url);
     await page.getByTestId('url-valid').waitFor(); // React runs the field
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByTestId('video-card').waitFor();
@@ -185,7 +185,7 @@ describe('first screens sent ready', () => {
 
     // The browser's own load of / (registerInBrowser ended on it) and one more: hydrated, working.
     await page.goto(server.url);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Signed in, ready' }).url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addVideo({ desc: 'Signed in, ready' }).url);
     await page.getByTestId('url-valid').waitFor();
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByTestId('video-card').waitFor();
@@ -202,7 +202,7 @@ describe('first screens sent ready', () => {
     await still.goto(server.url);
     await still.getByTestId('plan-badge').waitFor();
     expect(await still.getByTestId('quota-note').textContent()).toBe('Free plan: 6 of 6 downloads left.');
-    expect(await still.getByLabel('TikTok or Bluesky video URL').isVisible()).toBe(true);
+    expect(await still.getByLabel('TikTok or Bluesky or Reddit video URL').isVisible()).toBe(true);
     await context.close();
     await signing.close();
   });
@@ -219,7 +219,7 @@ describe('first screens sent ready', () => {
     expect(sent[2]).toContain('HD Downloads');
     expect(sent[4]).toMatch(/FAQ Contact Us Privacy Policy Terms © \d{4} Social Media Toolkit/);
     // Interactive parts run: the paste box checks a typed link (React hydrated the screen).
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Static landing' }).url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addVideo({ desc: 'Static landing' }).url);
     await page.getByTestId('url-valid').waitFor();
     await page.locator('html[data-ready]').waitFor({ state: 'attached' });
     expect(await sectionsText(page, LANDING_STATIC)).toEqual(sent);
@@ -247,7 +247,9 @@ describe('first screens sent ready', () => {
     expect(await sectionsText(page, LANDING_STATIC)).toEqual(sent);
     expect(await reactHolds(page, 'section[aria-label="Features"] h3')).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Static landing again' }).url);
+    await page
+      .getByLabel('TikTok or Bluesky or Reddit video URL')
+      .fill(tt.addVideo({ desc: 'Static landing again' }).url);
     await page.getByTestId('url-valid').waitFor();
     await screenshot(page, 'first-screens-landing-after-visit');
     expect(errors).toEqual([]);
@@ -265,7 +267,7 @@ describe('first screens sent ready', () => {
     expect(sent[0]).toContain('Download TikTok Videos Instantly');
     expect(sent[1]).toContain('No watermark');
     expect(sent[2]).toContain('Lightning Fast');
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Static downloader' }).url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addVideo({ desc: 'Static downloader' }).url);
     await page.getByTestId('url-valid').waitFor();
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByTestId('video-card').waitFor();

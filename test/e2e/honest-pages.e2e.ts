@@ -96,7 +96,7 @@ describe('honest pages', () => {
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByText('Did you forget to add the page to the router?').count()).toBe(0);
     await page.getByText('There is no page at this address').waitFor();
-    await page.getByRole('link', { name: 'Download a TikTok or Bluesky video' }).waitFor();
+    await page.getByRole('link', { name: 'Download a TikTok or Bluesky or Reddit video' }).waitFor();
     await screenshot(page, 'honest-404');
 
     expect((await page.goto(`${server.url}/blog/no-such-post`))?.status()).toBe(404);

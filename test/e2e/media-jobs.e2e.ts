@@ -50,13 +50,13 @@ describe('media jobs in the browser', () => {
       release = r;
     });
     const slow = tt.addVideo({ desc: 'Long one', media: { file: toneMp4(30) }, duration: 30, lastByteAfter: released });
-    await start(first, 'audio-extractor', 'TikTok or Bluesky video URL', 'Extract', slow.url);
+    await start(first, 'audio-extractor', 'TikTok or Bluesky or Reddit video URL', 'Extract', slow.url);
     await first.getByRole('button', { name: 'Extracting...' }).waitFor();
     await expect.poll(() => tt.transfers.some((x) => x.path.includes(`/${slow.id}/`)), { timeout: 10_000 }).toBe(true);
 
     const second = await context.newPage();
     const short = tt.addVideo({ desc: 'Short one', media: { file: toneMp4(4) }, duration: 4 });
-    await start(second, 'audio-extractor', 'TikTok or Bluesky video URL', 'Extract', short.url);
+    await start(second, 'audio-extractor', 'TikTok or Bluesky or Reddit video URL', 'Extract', short.url);
     await second.getByRole('button', { name: 'Queued: next...' }).waitFor({ timeout: 10_000 });
     await second.getByTestId('job-progress').getByText('Waiting for a free media worker').waitFor();
     await screenshot(second, 'media-job-queued');

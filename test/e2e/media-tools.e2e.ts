@@ -65,12 +65,14 @@ describe('audio extractor', () => {
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'URL required').waitFor();
     expect(await toast(page, 'URL required').getAttribute('data-variant')).toBe('destructive');
-    await toast(page, 'URL required').getByText('Please enter a TikTok or Bluesky URL to extract audio').waitFor();
-    await page.getByLabel('TikTok or Bluesky video URL').fill('https://example.com/video/1');
+    await toast(page, 'URL required')
+      .getByText('Please enter a TikTok or Bluesky or Reddit URL to extract audio')
+      .waitFor();
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill('https://example.com/video/1');
     await page.getByRole('button', { name: 'Extract' }).click();
-    await toast(page, 'Invalid URL').getByText('Please enter a valid TikTok or Bluesky URL').waitFor();
+    await toast(page, 'Invalid URL').getByText('Please enter a valid TikTok or Bluesky or Reddit URL').waitFor();
 
-    await page.getByLabel('TikTok or Bluesky video URL').fill(v.url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(v.url);
     await page.getByRole('button', { name: 'Extract' }).click();
     await page.getByRole('button', { name: 'Extracting...' }).waitFor();
     const card = page.getByTestId('audio-result');
@@ -132,7 +134,7 @@ describe('audio extractor', () => {
     const { page } = await newPage(browser);
     await proUser(page, 'audiofail');
     await page.goto(`${server.url}/audio-extractor`);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addError('private'));
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(tt.addError('private'));
     await page.getByRole('button', { name: 'Extract' }).click();
     await toast(page, 'Extraction failed').waitFor({ timeout: 20_000 });
     await toast(page, 'Extraction failed')
@@ -152,7 +154,7 @@ describe('auto captions', () => {
     expect(await page.getByLabel('Video URL').getAttribute('type')).toBe('url');
 
     await page.getByRole('button', { name: 'Generate Captions' }).click();
-    await toast(page, 'URL required').getByText('Please enter a TikTok or Bluesky video URL').waitFor();
+    await toast(page, 'URL required').getByText('Please enter a TikTok or Bluesky or Reddit video URL').waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();
@@ -208,7 +210,9 @@ describe('auto captions', () => {
     await page.getByLabel('Video URL').fill('https://www.facebook.com/watch/?v=123');
     await page.getByRole('button', { name: 'Generate Captions' }).click();
     await toast(page, 'Transcription failed').waitFor();
-    await toast(page, 'Transcription failed').getByText('Please provide a valid TikTok or Bluesky URL').waitFor();
+    await toast(page, 'Transcription failed')
+      .getByText('Please provide a valid TikTok or Bluesky or Reddit URL')
+      .waitFor();
 
     await page.getByLabel('Video URL').fill(v.url);
     await page.getByRole('button', { name: 'Generate Captions' }).click();
@@ -238,7 +242,7 @@ describe('batch download', () => {
     ];
     const removed = tt.addError('deleted');
     await page
-      .getByLabel('TikTok or Bluesky links')
+      .getByLabel('TikTok or Bluesky or Reddit links')
       .fill(`Look at these:\n${videos[0].url}\n${videos[1].url}, and ${removed}`);
     await page.getByTestId('batch-found').filter({ hasText: '3 links found' }).waitFor();
     await page.getByRole('button', { name: 'Start batch' }).click();

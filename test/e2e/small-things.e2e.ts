@@ -50,7 +50,9 @@ for (const width of [1280, 375]) {
       const { page, context } = await newPage(browser, { width });
       await page.route('**/api/video/thumbnail/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
       await registerInBrowser(page, server.url, `thumbs-${width}-${Date.now()}@example.com`);
-      await page.getByLabel('TikTok or Bluesky video URL').fill(tt.addVideo({ desc: 'Broken thumbnail' }).url);
+      await page
+        .getByLabel('TikTok or Bluesky or Reddit video URL')
+        .fill(tt.addVideo({ desc: 'Broken thumbnail' }).url);
       await page.getByRole('button', { name: 'Fetch Video' }).click();
       const card = page.getByTestId('video-card');
       await card.getByTestId('thumbnail-placeholder').waitFor();

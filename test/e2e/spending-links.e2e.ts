@@ -140,7 +140,7 @@ describe('spending links on a plain-http LAN address (issue 42)', () => {
     });
 
     // The person's own card: the preview (a GET with their key, sent without Fetch Metadata) plays.
-    await page.getByLabel('TikTok or Bluesky video URL').fill(v.url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(v.url);
     await page.getByRole('button', { name: 'Fetch Video' }).click();
     await page.getByTestId('video-card').waitFor();
     const streamed = page.waitForRequest((r) => r.url().startsWith(`${site}/api/video/stream/`));
@@ -164,7 +164,7 @@ describe('spending links on a plain-http LAN address (issue 42)', () => {
     // The audio page's "Original sound" <a download>: a spending GET link, keyed for the person.
     expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
     await page.goto(`${site}/audio-extractor`);
-    await page.getByLabel('TikTok or Bluesky video URL').fill(v.url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(v.url);
     await page.getByRole('button', { name: 'Extract' }).click();
     const card = page.getByTestId('audio-result');
     await card.waitFor({ timeout: 30_000 });

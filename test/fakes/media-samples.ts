@@ -312,3 +312,18 @@ export function hevcWhole(width: number, height: number, seconds: number, opts: 
     ]),
   );
 }
+
+/**
+ * A whole MP4 cut into its two parts as split platforms serve them (issue 44): the video alone and
+ * the sound alone, each a fragmented MP4 with its index first (stream copy, nothing re-encoded).
+ */
+export function splitParts(file: string): { video: string; sound: string } {
+  const frag = ['-movflags', '+frag_keyframe+empty_moov+default_base_moof'];
+  const key = `${file}:${fs.statSync(file).size}`;
+  return {
+    video: make(`split-video:${key}`, 'mp4', (out) => ff(['-i', file, '-map', '0:v:0', '-c', 'copy', ...frag, out])),
+    sound: make(`split-sound:${key}`, 'm4a', (out) =>
+      ff(['-i', file, '-map', '0:a:0', '-c', 'copy', ...frag, '-f', 'mp4', out]),
+    ),
+  };
+}

@@ -43,10 +43,10 @@ describe.each(DB_KINDS)('audio extractor (%s)', (db) => {
   it('validates the link with the founding schema message, as every tool does (issue 31)', async () => {
     const empty = await pro.post('/api/audio/extract', { url: '  ' });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky or Reddit URL');
     const other = await pro.post('/api/audio/extract', { url: 'https://www.youtube.com/watch?v=abc' });
     expect(other.status).toBe(400);
-    expect((await other.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');
+    expect((await other.json()).message).toBe('Please provide a valid TikTok or Bluesky or Reddit URL');
     const missing = await pro.post('/api/audio/extract', {});
     expect(missing.status).toBe(400);
   });

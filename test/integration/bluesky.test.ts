@@ -218,6 +218,9 @@ describe.each(DB_KINDS)('Bluesky posts (%s)', (db) => {
     }
     expect((await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(0);
     const other = await c.post('/api/video/info', { url: 'https://bsky.app/profile/someone.bsky.social' });
-    expect([other.status, (await other.json()).message]).toEqual([400, 'Please provide a valid TikTok or Bluesky URL']);
+    expect([other.status, (await other.json()).message]).toEqual([
+      400,
+      'Please provide a valid TikTok or Bluesky or Reddit URL',
+    ]);
   });
 });

@@ -69,13 +69,13 @@ describe.each(DB_KINDS)('auto captions (%s)', (db) => {
     expect(gated.status).toBe(403);
     expect((await gated.json()).code).toBe('billing.pro_required');
     const empty = await pro.post('/api/transcription/generate', { url: '' });
-    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky or Reddit URL');
     const insta = await pro.post('/api/transcription/generate', { url: 'https://www.instagram.com/reel/Cabc123/' });
     expect(insta.status).toBe(400);
     expect(await insta.json()).toEqual({
       code: 'link.unsupported',
-      message: 'Please provide a valid TikTok or Bluesky URL',
-      params: { variant: 'provide', platforms: 'TikTok or Bluesky' },
+      message: 'Please provide a valid TikTok or Bluesky or Reddit URL',
+      params: { variant: 'provide', platforms: 'TikTok or Bluesky or Reddit' },
     });
   });
 

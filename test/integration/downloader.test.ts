@@ -95,11 +95,11 @@ describe.each(DB_KINDS)('downloader (%s)', (db) => {
     ]) {
       const res = await t.client().post('/api/video/info', { url });
       expect(res.status, url).toBe(400);
-      expect((await res.json()).message, url).toBe('Please provide a valid TikTok or Bluesky URL');
+      expect((await res.json()).message, url).toBe('Please provide a valid TikTok or Bluesky or Reddit URL');
     }
     const empty = await t.client().post('/api/video/info', { url: '' });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky URL');
+    expect((await empty.json()).message).toBe('Please provide a valid TikTok or Bluesky or Reddit URL');
     expect(tt.requests.length).toBe(before);
   });
 

@@ -55,8 +55,8 @@ describe.each(DB_KINDS)('one voice for errors (%s)', (db) => {
           400,
           {
             code: 'link.unsupported',
-            message: 'Please provide a valid TikTok or Bluesky URL',
-            params: { variant: 'provide', platforms: 'TikTok or Bluesky' },
+            message: 'Please provide a valid TikTok or Bluesky or Reddit URL',
+            params: { variant: 'provide', platforms: 'TikTok or Bluesky or Reddit' },
           },
         ]);
       }
@@ -65,7 +65,7 @@ describe.each(DB_KINDS)('one voice for errors (%s)', (db) => {
       const batch = await (await pro.post('/api/batch', { urls: [url] })).json();
       expect(batch.items[0].error).toEqual({
         code: 'link.unsupported',
-        message: 'Please provide a valid TikTok or Bluesky URL',
+        message: 'Please provide a valid TikTok or Bluesky or Reddit URL',
       });
     }
   });

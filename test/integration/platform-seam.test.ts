@@ -3,6 +3,9 @@
 // through the same routes and services, with `platform` stored on its rows; its files are named
 // after it, its errors name it, and every link form (the API's and, through GET /api/platforms, the
 // client's) accepts its links. The two real platforms (TikTok, Bluesky) keep working beside it.
+// A third made-up platform, "Parts" (test/fakes/parts/, issue 44), has only split files (the video
+// alone, its sound apart) under labels no service knows: batch, preview, MP3 and captions still
+// give files with sound, decided from the neutral model alone.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +16,10 @@ import { DB_KINDS } from '../helpers/test-db.js';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/fake-tiktok.js';
 import { startFakeClips } from '../fakes/clips/fake-clips-server.js';
 import { createClipsPlatform } from '../fakes/clips/clips.platform.js';
+import { startFakeParts } from '../fakes/parts/fake-parts-server.js';
+import { createPartsPlatform } from '../fakes/parts/parts.platform.js';
+import { execFileSync } from 'node:child_process';
+import { FFPROBE, speechMp4, wordErrorRate } from '../fakes/media-samples.js';
 import { builtInPlatforms } from '../../src/server/platforms/registry.js';
 import { ffprobe, toneMp4 } from '../fakes/media-samples.js';
 import { sampleJpeg, sampleMp3 } from '../fakes/tiktok/media.js';
@@ -24,20 +31,28 @@ import { attachmentName } from '../helpers/attachment-name.js';
 describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
   let tt: FakeTikTok;
   let clips: Awaited<ReturnType<typeof startFakeClips>>;
+  let parts: Awaited<ReturnType<typeof startFakeParts>>;
   let t: TestApp;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'smt-seam-'));
   const video = toneMp4(4, { faststart: true });
   beforeAll(async () => {
     tt = await startFakeTikTok();
     clips = await startFakeClips();
+    parts = await startFakeParts();
     t = await createTestApp({
       db,
-      env: { UPSTREAM_HOST_MAP: JSON.stringify({ ...tt.hostMap, ...clips.hostMap }) },
-      overrides: { platforms: (http) => [...builtInPlatforms({ http }), createClipsPlatform({ http })] },
+      env: { UPSTREAM_HOST_MAP: JSON.stringify({ ...tt.hostMap, ...clips.hostMap, ...parts.hostMap }) },
+      overrides: {
+        platforms: (http) => [
+          ...builtInPlatforms({ http }),
+          createClipsPlatform({ http }),
+          createPartsPlatform({ http }),
+        ],
+      },
     });
   });
   afterAll(async () => {
-    await Promise.all([tt.close(), clips.close(), t.close()]);
+    await Promise.all([tt.close(), clips.close(), parts.close(), t.close()]);
     fs.rmSync(tmp, { recursive: true, force: true });
   });
   const rowsOf = async (query: ReturnType<typeof sql>) => {
@@ -113,16 +128,19 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
 
   it('tells the client its name and link shape, and every client link helper accepts its links', async () => {
     const list = (await (await t.client().get('/api/platforms')).json()) as PlatformInfo[];
-    // Two real platforms from the registry, then the made-up one.
-    expect(builtInPlatforms({ http: t.ctx.adapters.http }).map((p) => p.id)).toEqual(['tiktok', 'bluesky']);
+    // Three real platforms from the registry, then the made-up ones.
+    expect(builtInPlatforms({ http: t.ctx.adapters.http }).map((p) => p.id)).toEqual(['tiktok', 'bluesky', 'reddit']);
     expect(list.map((p) => [p.id, p.name, p.separateSound])).toEqual([
       ['tiktok', 'TikTok', true],
       ['bluesky', 'Bluesky', false],
+      ['reddit', 'Reddit', true],
       ['clips', 'Clips', true],
+      ['parts', 'Parts', true],
     ]);
     const clipLink = 'https://clips.example/v/abcd1234';
     expect(platformOfLink(clipLink, list)?.id).toBe('clips');
-    expect(platformOfLink(list[2].example, list)?.id).toBe('clips');
+    expect(platformOfLink(list[2].example, list)?.id).toBe('reddit');
+    expect(platformOfLink(list[3].example, list)?.id).toBe('clips');
     expect(platformOfLink(list[1].example, list)?.id).toBe('bluesky');
     expect(platformOfLink('https://clips.example/u/someone', list)).toBeNull();
     expect(extractLink(`Look at this clip! ${clipLink}/?ref=share.`, list)).toBe(`${clipLink}/?ref=share`);
@@ -150,7 +168,7 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
       const res = await pro.post(path, { ...body, url: 'https://example.com/v/1' });
       expect([res.status, (await res.json()).message], path).toEqual([
         400,
-        'Please provide a valid TikTok or Bluesky or Clips URL',
+        'Please provide a valid TikTok or Bluesky or Reddit or Clips or Parts URL',
       ]);
     }
   });
@@ -177,5 +195,101 @@ describe.each(DB_KINDS)('a second platform through the seam (%s)', (db) => {
     });
     expect(curated.status).toBe(201);
     expect((await curated.json()).thumbnailUrl).toBe('/api/video/thumbnail/bt000001?platform=clips');
+  });
+
+  describe('a platform whose every file is split', () => {
+    const whole = toneMp4(4, { faststart: true });
+    const small = toneMp4(4, { faststart: true, size: '160x284' });
+    /** The streams of a saved file: its video size and whether it has sound, and its length. */
+    const streamsOf = (file: string) => {
+      const j = JSON.parse(
+        execFileSync(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], {
+          encoding: 'utf8',
+        }),
+      );
+      const v = j.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+      return {
+        video: v ? `${v.width}x${v.height}` : null,
+        sound: j.streams.some((s: { codec_type: string }) => s.codec_type === 'audio'),
+        duration: Number(j.format.duration),
+      };
+    };
+    const save = async (res: Response, name: string) => {
+      const file = path.join(tmp, name);
+      fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      return file;
+    };
+    const partsServed = (id: string) => parts.served.filter((p) => p.startsWith(`/${id}/`));
+
+    it('offers its files under their own labels and downloads the default one joined with its sound', async () => {
+      const url = parts.add({ id: 'sp000001', files: [whole, small], cover: sampleJpeg(), seconds: 4 });
+      const info = await (await t.client().post('/api/video/info', { url })).json();
+      expect(
+        info.downloadOptions.map((o: { quality: string; resolution: string }) => [o.quality, o.resolution]),
+      ).toEqual([
+        ['big', '320x568'],
+        ['small', '160x284'],
+      ]);
+      const c = await t.signUp();
+      // The client's default label names no file here: it means the platform's best file.
+      const res = await c.post('/api/video/download', { url, quality: 'hd' });
+      expect(res.status).toBe(200);
+      expect(attachmentName(res)).toBe('parts-partsmaker-sp000001.mp4');
+      expect(streamsOf(await save(res, 'split-default.mp4'))).toMatchObject({ video: '320x568', sound: true });
+      const smaller = await c.post('/api/video/download', { url, quality: 'small' });
+      expect(streamsOf(await save(smaller, 'split-small.mp4'))).toMatchObject({ video: '160x284', sound: true });
+      await expect.poll(async () => (await t.ctx.repos.users.findById(c.userId))!.downloadCount).toBe(2);
+    });
+
+    it('joins batch items with their sound', async () => {
+      const pro = await t.signUp({ pro: true });
+      const url = parts.add({ id: 'sp000002', files: [whole], cover: sampleJpeg(), seconds: 4, firstSoundGone: true });
+      const created = await (await pro.post('/api/batch', { urls: [url] })).json();
+      const view = async () => (await pro.get(`/api/batch/${created.id}`)).json();
+      await expect.poll(async () => (await view()).status, { timeout: 30_000 }).toBe('done');
+      const zip = await fetch(t.baseUrl + (await view()).downloadUrl);
+      const [entry] = await zipEntries(Buffer.from(await zip.arrayBuffer()));
+      expect(entry.name).toBe('parts-partsmaker-sp000002.mp4');
+      const file = path.join(tmp, 'batch-split.mp4');
+      fs.writeFileSync(file, entry.bytes);
+      expect(streamsOf(file)).toMatchObject({ video: '320x568', sound: true });
+    });
+
+    it('previews with sound, for Pro (the joined file) and as the free clip', async () => {
+      const url = parts.add({ id: 'sp000003', files: [whole, small], cover: sampleJpeg(), seconds: 4 });
+      for (const who of [await t.signUp({ pro: true }), await t.signUp()]) {
+        const { videoUrl } = await (await who.post('/api/video/info', { url })).json();
+        const first = await who.get(videoUrl);
+        expect(first.status).toBe(302);
+        const res = await fetch(new URL(first.headers.get('location')!, t.baseUrl));
+        expect(res.status).toBe(200);
+        // The lightest rendition, with its sound from the separate file.
+        expect(streamsOf(await save(res, 'split-preview.mp4'))).toMatchObject({ video: '160x284', sound: true });
+      }
+    });
+
+    it('extracts the MP3 and captions from the sound file alone, never fetching the video; the studio joins both', async () => {
+      const pro = await t.signUp({ pro: true });
+      const url = parts.add({ id: 'sp000004', files: [whole], cover: sampleJpeg(), seconds: 4, firstSoundGone: true });
+      const audio = await pro.post('/api/audio/extract', { url });
+      expect(audio.status).toBe(200);
+      const mp3 = await save(await fetch(t.baseUrl + (await audio.json()).audioUrl), 'split.mp3');
+      expect(Math.abs(ffprobe(mp3).duration - 4)).toBeLessThan(0.2);
+
+      const words = 'the quick brown fox jumps over the lazy dog';
+      const spoken = parts.add({ id: 'sp000005', files: [speechMp4([words])], cover: sampleJpeg(), seconds: 3 });
+      const captions = await pro.post('/api/transcription/generate', { url: spoken });
+      expect(captions.status).toBe(200);
+      expect(wordErrorRate(words, (await captions.json()).fullText)).toBeLessThan(0.35);
+      for (const id of ['sp000004', 'sp000005']) expect(partsServed(id).filter((p) => /video-/.test(p))).toEqual([]);
+
+      // The caption studio needs the picture too: its source is the two parts joined once.
+      const project = await pro.post('/api/caption-projects', { source: { kind: 'link', url: spoken } });
+      expect(project.status).toBe(201);
+      const { id, width, height } = await project.json();
+      expect([width, height]).toEqual([320, 240]);
+      const source = await save(await pro.get(`/api/caption-projects/${id}/media`), 'studio-source.mp4');
+      expect(streamsOf(source)).toMatchObject({ video: '320x240', sound: true });
+    }, 180_000);
   });
 });

@@ -51,7 +51,7 @@ function topLevel(text: string): string[] {
 }
 
 /** Spreads of known param objects at call sites. */
-const SPREADS: Record<string, string[]> = { TIKTOK: ['platform'], BLUESKY: ['platform'] };
+const SPREADS: Record<string, string[]> = { TIKTOK: ['platform'], BLUESKY: ['platform'], REDDIT: ['platform'] };
 
 type Call = { where: string; code: string; keys: string[] | null; variant?: string };
 

@@ -8,6 +8,8 @@ import { mapItemStruct } from '../../src/server/platforms/tiktok/item-mapper.js'
 import { htmlToText, parseFeed } from '../../src/server/adapters/trends/feeds.adapter.js';
 import { mapPost, type PostView } from '../../src/server/platforms/bluesky/post-mapper.js';
 import { pdsOf } from '../../src/server/platforms/bluesky/identity.js';
+import { readManifest } from '../../src/server/platforms/reddit/dash.js';
+import { mapPost as mapRedditPost } from '../../src/server/platforms/reddit/post-mapper.js';
 
 const fill = (shape: string, bytes: number) => shape.repeat(Math.max(1, Math.floor(bytes / shape.length)));
 const CUE = '00:00:00.000 --> 00:00:01.000\n';
@@ -29,6 +31,8 @@ const gear = (i: number) => ({
   Format: 'dash',
   PlayAddr: { UrlList: [`https://v.tiktokcdn.com/${i}`], Width: 1080, Height: 1920 },
 });
+
+const MPD_URL = 'https://v.redd.it/a/DASHPlaylist.mpd';
 
 export const CASES: Record<string, (bytes: number) => unknown> = {
   'captions: one cue of unclosed <': (n) => parseWebVtt(`WEBVTT\n\n${CUE}${fill('<', n)}`),
@@ -66,6 +70,17 @@ export const CASES: Record<string, (bytes: number) => unknown> = {
   'feed: deeply nested tags': (n) => tryFeed(RSS(fill('<a>', n))),
   'feed: many items': (n) => tryFeed(RSS(fill(`<item><title>a</title>${DATED}</item>`, n))),
   'feed HTML: <style with no end': (n) => htmlToText(fill('<style', n)),
+  'Reddit manifest: unclosed tags': (n) => readManifest(fill('<Representation ', n), MPD_URL),
+  'Reddit manifest: deeply nested tags': (n) => readManifest(`<MPD>${fill('<Period>', n)}`, MPD_URL),
+  'Reddit manifest: thousands of representations': (n) =>
+    readManifest(
+      `<MPD><Period><AdaptationSet>${fill('<Representation height="1"><BaseURL>a.mp4</BaseURL></Representation>', n)}</AdaptationSet></Period></MPD>`,
+      MPD_URL,
+    ),
+  'Reddit post: a gallery of thousands of items': (n) => {
+    const items = Array.from({ length: Math.floor(n / 40) }, (_, i) => ({ media_id: `m${i}` }));
+    return mapRedditPost({ id: 'a', is_gallery: true, gallery_data: { items }, media_metadata: {} }, null);
+  },
   'Bluesky thread: deeply nested JSON': (n) => {
     const post = JSON.parse(`{"uri":"at://x","record":{"text":"hi","embed":${fill('[', n / 2)}${fill(']', n / 2)}}}`);
     return mapPost(post as PostView, 'id', (cid) => cid);

@@ -1,5 +1,5 @@
 // Every parser of what another server sends (captions, TikTok pages, feeds, Bluesky posts and DID
-// documents) costs its input's length (issue 42). Before the fix, one captions cue of 120,000 `<`
+// documents, Reddit manifests and posts) costs its input's length (issue 42). Before the fix, one captions cue of 120,000 `<`
 // held the event loop 14 s, 120 KB of `<p id="wci" ` in a TikTok page minutes, and 2 MB of cues at
 // 0:00 never finished. Each case runs in a worker thread (a stuck parse can be stopped there) at
 // 200 KB and at 2 MB: a linear parser takes about ten times as long for the larger, a quadratic one

@@ -19,6 +19,7 @@ const SPEC = path.join(ROOT, 'test/fixtures/spec/platform-texts.md');
 const ALLOWED_FILES: Array<[RegExp, string]> = [
   [/^src\/server\/platforms\/registry\.ts$/, 'the one list of platforms'],
   [/^src\/server\/platforms\/default\.ts$/, 'the platform of rows, media keys and links made before the seam'],
+  [/^src\/server\/config\.ts$/, "the one config: a platform's operator settings are its environment variables"],
   [
     /^src\/(server\/(services\/trends-|adapters\/trends\/)|shared\/contracts\/trends\.ts|client\/pages\/trends-page)/,
     'trends: the social network whose trends are followed (its hashtag list, its newsroom)',

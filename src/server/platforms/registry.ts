@@ -7,9 +7,16 @@ import { LINK_MAX } from '../../shared/platform-links.js';
 import type { Platform, PlatformLink } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 import { createBlueskyPlatform } from './bluesky/index.js';
+import { createRedditPlatform, redditSettings } from './reddit/index.js';
+import type { Config } from '../config.js';
 
-export function builtInPlatforms(deps: { http: HttpClient }): Platform[] {
-  return [createTikTokPlatform(deps), createBlueskyPlatform(deps)];
+/** `config`: the operator's settings a platform reads (its own variables); tests may leave it out. */
+export function builtInPlatforms(deps: { http: HttpClient; config?: Config }): Platform[] {
+  return [
+    createTikTokPlatform(deps),
+    createBlueskyPlatform(deps),
+    createRedditPlatform({ http: deps.http, settings: deps.config && redditSettings(deps.config) }),
+  ];
 }
 
 export { DEFAULT_PLATFORM };

@@ -18,6 +18,8 @@ export interface MediaOption {
   audio?: string[][];
   /** Other files of the same resolution, next best first: tried when this one fails or is silent. */
   alternates?: MediaOption[];
+  /** True when the post has no sound at all: the file is the video alone, and the card says so. */
+  silent?: boolean;
 }
 
 /** The post's sound as the platform stores it (copied, never re-encoded). */
@@ -89,6 +91,40 @@ export interface VideoObservation {
   musicDuration: number | null;
   plays: number | null;
   likes: number | null;
+}
+
+/**
+ * What the services decide from (issue 44), never a platform's labels: a file that plays with its
+ * sound everywhere as it is (one H.264 MP4, `whole`) is relayed; anything else (a `split` file to
+ * join with its sound, another codec) is checked or made first, falling back to smaller files.
+ */
+export const playsAsItIs = (o: MediaOption) => (o.form ?? 'whole') === 'whole' && o.codec === 'h264';
+export const isSplit = (o: MediaOption) => o.form === 'split';
+
+/**
+ * The option a download, a batch or a tool gets when none is named (or the default label is
+ * missing): the first (best) file that plays everywhere, else the first H.264 file, else the first.
+ */
+export function defaultOption(options: MediaOption[], label: string): MediaOption | undefined {
+  return (
+    options.find((o) => o.quality === label) ??
+    options.find(playsAsItIs) ??
+    options.find((o) => o.codec === 'h264') ??
+    options[0]
+  );
+}
+
+/**
+ * The preview's file: the lightest whole file with its own sound; else (every file split) the
+ * lightest split one, joined with its sound by the caller; else the lightest file (a silent post).
+ */
+export function previewOption(options: MediaOption[]): MediaOption | undefined {
+  const lightest = (list: MediaOption[]) => list.at(-1);
+  return (
+    lightest(options.filter((o) => (o.form ?? 'whole') === 'whole' && !o.silent)) ??
+    lightest(options.filter((o) => isSplit(o) && o.audio?.length)) ??
+    lightest(options)
+  );
 }
 
 /** Option `quality`'s file number `alternate` (0: the option itself, then its alternates in order). */

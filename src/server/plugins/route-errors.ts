@@ -39,6 +39,7 @@ export const LOOKUP_ERRORS: readonly ErrorCode[] = [
   'video.age_restricted',
   'upstream.unavailable',
   'upstream.rate_limited',
+  'upstream.busy',
   'upstream.timeout',
   'upstream.blocked',
 ];

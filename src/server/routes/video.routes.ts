@@ -143,6 +143,17 @@ export function videoRoutes(app: ZApp, ctx: RouteContext) {
           302,
         );
       }
+      // Every file split (video alone + its sound): the joined file's signed link, Range and all.
+      const joined = await ctx.services.preview.joinedLink(
+        request.params.id,
+        abortOnDisconnect(reply),
+        platform,
+        mediaJobOwner(signedInUser(request)),
+      );
+      if (joined) {
+        reply.header('cache-control', 'private, no-store');
+        return reply.redirect(joined, 302);
+      }
       const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
       const media = await video.openPreview(request.params.id, range, abortOnDisconnect(reply), platform);
       reply.status(media.status).headers({

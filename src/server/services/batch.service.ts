@@ -16,6 +16,7 @@ import type { User } from '../db/repositories/users.repository.js';
 import { AppError, fail } from '../errors.js';
 import type { JobDispatcher } from '../jobs/dispatcher.js';
 import { downloadFileName } from '../../shared/file-names.js';
+import { defaultOption, isSplit } from '../platforms/video-model.js';
 import type { MediaResultsService } from './media-results.service.js';
 import type { PhotoPostService } from './photo-post.service.js';
 import type { RemuxService } from './remux.service.js';
@@ -50,7 +51,7 @@ export function createBatchService(deps: BatchDeps) {
 
   /**
    * The stored file of one item, made like a single download: a photo post's slideshow (or ZIP) and
-   * a 1080p/720p remux are kept results already (their own pool jobs, shared with single
+   * a split file joined with its sound are kept results already (their own pool jobs, shared with single
    * downloads); an H.264 file is fetched into the store in a pool job of its own. Never a pool job
    * inside another, which could wait for a slot it holds.
    */
@@ -64,15 +65,14 @@ export function createBatchService(deps: BatchDeps) {
       return { title, fileName: downloadFileName(video.ref.platform, v.author, v.id, q), resultKey: row.key };
     }
     const option = deps.video.pickOption(video, quality);
-    if (option.codec === 'hevc') {
+    // Named like the single download: the default file plainly, another with its label.
+    const plain = defaultOption(v.options, DEFAULT_QUALITY) === option;
+    const fileName = downloadFileName(video.ref.platform, v.author, v.id, plain ? undefined : option.quality);
+    // A split file is joined with its sound (decided from the model, never from a label or codec).
+    if (isSplit(option)) {
       const row = await deps.remux.ensure(video, option, signal, owner);
-      return {
-        title,
-        fileName: downloadFileName(video.ref.platform, v.author, v.id, option.quality),
-        resultKey: row.key,
-      };
+      return { title, fileName, resultKey: row.key };
     }
-    const fileName = downloadFileName(video.ref.platform, v.author, v.id, option.quality);
     const resultKey = `batch:${batchId}:${item.id}`;
     await deps.media.job(signal, async (dir) => {
       const m = await deps.video.openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, {

@@ -1,5 +1,5 @@
 // Downloads: look the video up (cached), reserve a quota slot, stream the CDN file through without
-// buffering it (or, from the store: the remuxed HEVC 1080p/720p file, a photo post's ZIP or
+// buffering it (or, from the store: a split file joined with its sound, a photo post's ZIP or
 // slideshow), commit the slot once
 // every byte was delivered, release it on any failure (upstream cut, client gone). History: the
 // newest 20, and clearing hides rows only.
@@ -16,9 +16,10 @@ import type { PhotoPostService } from './photo-post.service.js';
 import type { JobOwner } from '../jobs/catalogue.js';
 import { fail } from '../errors.js';
 import type { FetchedVideo, MediaOption } from '../platforms/platform.js';
+import { defaultOption, playsAsItIs } from '../platforms/video-model.js';
 import { PHOTO_QUALITIES, type PhotoQuality, type VideoService } from './video.service.js';
 
-/** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default 'hd' means the slideshow. */
+/** A photo post downloads as 'images' (ZIP) or 'slideshow'; the default label (DEFAULT_QUALITY) means the slideshow. */
 function photoQuality(video: FetchedVideo, quality: string): PhotoQuality {
   const q = quality.toLowerCase();
   if (q === DEFAULT_QUALITY) return 'slideshow';
@@ -31,8 +32,12 @@ import { downloadHeaders } from '../lib/download-headers.js';
 import { VIDEO_LINKS } from '../platforms/default.js';
 import { downloadFileName, fileStem } from '../../shared/file-names.js';
 
-/** Options named by resolution ('1080p', '720p') are sharper than the best H.264 file. */
-const SHARPER = /^\d+p$/;
+/** The file's name: the default file's is plain, another option's carries its label (file-names.ts). */
+function optionFileName(video: FetchedVideo, option: MediaOption): string {
+  const v = video.video;
+  const plain = defaultOption(v.options, DEFAULT_QUALITY) === option;
+  return downloadFileName(video.ref.platform, v.author, v.id, plain ? undefined : option.quality);
+}
 
 export interface DownloadStream {
   headers: Record<string, string>;
@@ -108,10 +113,11 @@ export function createDownloadService(deps: {
   }
 
   /**
-   * A file sharper than the best H.264 one (1080p, 720p): a whole MP4 relayed as it is, or a split
-   * one remuxed with its sound (or taken from the store); when it is gone or silent, the next file of
-   * that size, then the next size, then the H.264 files. Never a silent file, never the watermarked
-   * one; when every file fails, one 424 naming what was tried, and the slot goes back.
+   * A file that does not play as it is (video-model.ts `playsAsItIs`): a whole MP4 of another codec
+   * relayed once its head shows its sound, or a split one joined with its sound (or taken from the
+   * store); when it is gone or silent, the next file of that size, then the next size, then the
+   * files that play as they are. Never a silent file (unless the post has no sound), never the
+   * watermarked one; when every file fails, one 424 naming what was tried, and the slot goes back.
    */
   async function sharpest(
     owner: JobOwner,
@@ -125,15 +131,14 @@ export function createDownloadService(deps: {
     // Each file as (quality, alternate): a page fetched again (expired links) gives its fresh URLs.
     const chain = [
       ...options
-        .filter((o) => SHARPER.test(o.quality) && area(o) <= area(option))
+        .filter((o) => !playsAsItIs(o) && area(o) <= area(option))
         .flatMap((o) =>
           [o, ...(o.alternates ?? [])].map((file, alternate) => ({ file, alternate, quality: o.quality })),
         ),
-      ...options
-        .filter((o) => !SHARPER.test(o.quality) && o.codec === 'h264')
-        .map((file) => ({ file, alternate: 0, quality: file.quality })),
+      ...options.filter(playsAsItIs).map((file) => ({ file, alternate: 0, quality: file.quality })),
     ];
-    const name = (q: string) => downloadFileName(video.ref.platform, video.video.author, video.video.id, q);
+    const byLabel = new Map(options.map((o) => [o.quality, o]));
+    const name = (q: string) => optionFileName(video, byLabel.get(q) ?? option);
     try {
       for (const { file: candidate, alternate, quality } of chain) {
         try {
@@ -160,7 +165,7 @@ export function createDownloadService(deps: {
             media.stream.destroy();
             throw fail('upstream.incomplete'); // cut before its head arrived: the next file
           });
-          if (head.sound === false) {
+          if (head.sound === false && !candidate.silent) {
             head.stream.destroy();
             throw fail('media.unreadable');
           }
@@ -277,7 +282,7 @@ export function createDownloadService(deps: {
         return photoPost(user, await deps.quota.reserve(user, meta(quality)), video, quality, signal);
       }
       const option = deps.video.pickOption(video, input.quality);
-      if (SHARPER.test(option.quality))
+      if (!playsAsItIs(option))
         return sharpest(
           mediaJobOwner(user),
           await deps.quota.reserve(user, meta(option.quality)),
@@ -307,12 +312,7 @@ export function createDownloadService(deps: {
         contentType: media.contentType,
         release: media.release,
       };
-      return metered(
-        reservation,
-        file,
-        downloadFileName(video.ref.platform, video.video.author, video.video.id),
-        option.quality,
-      );
+      return metered(reservation, file, optionFileName(video, option), option.quality);
     },
 
     async recent(userId: string): Promise<RecentDownload[]> {

@@ -23,6 +23,12 @@ export interface OpenedMedia {
   length: number | null;
 }
 
+export interface VideoSource {
+  video: OpenedMedia;
+  sound?: OpenedMedia;
+  codec: 'h264' | 'hevc';
+}
+
 /**
  * A source named by the server, never by a request: an upload its owner's request was checked for
  * (`studioUploads.ready`). Tools take links as strings; only this shape reaches an upload (issue 34).
@@ -41,8 +47,13 @@ export interface MediaSource {
   /** The registered platforms' names, for messages. */
   platformNames(): string[];
   lookup(url: string, signal?: AbortSignal): Promise<MediaVideoInfo>;
-  /** The video file, or the music track for photo posts. */
+  /** The sound to listen to: the video file, a split file's own sound track, or a photo post's music. */
   openAudioSource(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<OpenedMedia>;
+  /**
+   * The video with its sound (the caption studio's source): one file, or a split file's two parts
+   * for the caller to join (`codec`: the video part's). Absent: `openAudioSource` is the video.
+   */
+  openVideoSource?(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<VideoSource>;
   /** A small text file (captions) through the guarded HTTP client, with the video's session. */
   fetchText(url: string, info: MediaVideoInfo, signal?: AbortSignal): Promise<string>;
 }

@@ -1,5 +1,5 @@
-// The sharpest file a platform has, with sound (issue 20, decision 0014): an HEVC video-only gear and
-// its best sound track, both fetched at once with the page's cookies, remuxed by stream copy in a
+// A split file with its sound (issue 20, decision 0014; any platform, issue 44): a video-only file
+// and its best sound track, both fetched at once with the page's cookies, remuxed by stream copy in a
 // media job (any worker node) as they arrive, into a fragmented MP4 that requests on the job's node
 // read while it grows (issue 38, decision 0073); kept in the media store, rewritten with its index
 // first, under `remux:<videoId>:<quality>` for the result TTL. A second download of the same file
@@ -114,13 +114,19 @@ export function createRemuxService(deps: {
         );
         let size: number;
         try {
-          size = await remuxStreaming(deps.media, { video: videoPart, audio: soundPart }, output, partSignal);
+          size = await remuxStreaming(
+            deps.media,
+            { video: videoPart, audio: soundPart },
+            output,
+            partSignal,
+            option.codec,
+          );
         } catch (err) {
           throw partFailure ?? err;
         }
         // Sent whole; the stored copy gets its index first (decision 0073), off the request's path.
         const faststart = path.join(dir, 'remuxed.mp4');
-        const stored = await rewriteFaststart(deps.media, output.path, faststart, signal).then(
+        const stored = await rewriteFaststart(deps.media, output.path, faststart, signal, option.codec).then(
           (n) => ({ file: faststart, size: n }),
           (err) => {
             if (signal.aborted) throw err;

@@ -7,7 +7,7 @@
  *     video  FetchedVideo: video.ref ({ platform, id, url }), video.video the neutral VideoModel
  *            (title, author, duration, options, musicUrl, subtitles, images), video.raw the
  *            platform's own item, video.session what opening its media needs (e.g. cookies).
- *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: 'hd' } | { kind: 'music' }, signal)
+ *   const m = await ctx.services.video.openMedia(url, { kind: 'video', quality: DEFAULT_QUALITY } | { kind: 'music' }, signal)
  *     m.stream (Readable; the caller must consume or destroy it), m.contentType, m.contentLength
  *     (null when unknown), m.video (as above), m.option (the chosen video option, if kind=video).
  *     Options: range ('bytes=0-'), maxBytes (byte ceiling), bulk (whole file, lean transport),
@@ -33,7 +33,7 @@ import type {
   VideoModel,
   VideoRef,
 } from '../platforms/platform.js';
-import { optionFile, slideshowFrame } from '../platforms/video-model.js';
+import { defaultOption, optionFile, previewOption, slideshowFrame } from '../platforms/video-model.js';
 import { DEFAULT_PLATFORM, type PlatformRegistry } from '../platforms/registry.js';
 import { unsupportedLink } from '../platforms/errors.js';
 import { downloadUrl } from '../../shared/api-paths.js';
@@ -100,6 +100,7 @@ export function toVideoInfo(v: FetchedVideo): VideoInfo {
       resolution: size(o.width, o.height),
       size: o.size,
       url: link(o.quality),
+      ...(o.silent ? { silent: true } : {}),
     })),
     mediaType: p.isPhotoPost ? 'photo' : 'video',
   };
@@ -218,7 +219,8 @@ export function createVideoService(deps: {
     const options = video.video.options;
     if (!options.length) throw noVideoFile(video);
     const q = (quality ?? DEFAULT_QUALITY).toLowerCase();
-    const found = options.find((o) => o.quality === q);
+    // The default label names no file on every platform: it means the platform's default file.
+    const found = q === DEFAULT_QUALITY ? defaultOption(options, q) : options.find((o) => o.quality === q);
     if (!found) throw fail('video.quality_unavailable', { quality: q });
     return found;
   }
@@ -311,17 +313,22 @@ export function createVideoService(deps: {
       const res = await platformOf(video).openMedia([mediaUrl], video, { signal });
       return res.text(2 * 1024 * 1024);
     },
-    /** Inline preview: the lightest muxed option of a video by id, Range passed through. */
+    /** The preview's file of a video (video-model.ts `previewOption`): a split one is joined by the caller. */
+    async previewFile(id: string, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {
+      const video = await this.byId(id, signal, platform);
+      const option = previewOption(video.video.options);
+      if (!option) throw noVideoFile(video);
+      return { video, option };
+    },
+    /** Inline preview: the lightest whole option of a video by id (it has its own sound), Range passed through. */
     async openPreview(
       id: string,
       range: string | undefined,
       signal?: AbortSignal,
       platform = DEFAULT_PLATFORM,
     ): Promise<OpenedVideoMedia> {
-      const video = await this.byId(id, signal, platform);
-      const lightest = video.video.options.at(-1);
-      if (!lightest) throw noVideoFile(video);
-      return openMedia(video.ref.url, { kind: 'video', quality: lightest.quality }, signal, { range });
+      const { video, option } = await this.previewFile(id, signal, platform);
+      return openMedia(video.ref.url, { kind: 'video', quality: option.quality }, signal, { range });
     },
     /** Slide `n` (from 1) of a photo post, byte for byte, with the page's cookies. */
     async openSlide(id: string, n: number, signal?: AbortSignal, platform = DEFAULT_PLATFORM) {

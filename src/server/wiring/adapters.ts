@@ -69,7 +69,7 @@ export function createAdapters(
     // PayPal's API gets an operator client of its configured origin (as do transcription and LLM);
     // certificate URLs named by webhook deliveries go through the shared guarded client.
     billing: overrides.billing ?? createBillingAdapters(config, http),
-    platforms: createPlatformRegistry(overrides.platforms?.(http) ?? builtInPlatforms({ http })),
+    platforms: createPlatformRegistry(overrides.platforms?.(http) ?? builtInPlatforms({ http, config })),
     jobQueue,
     queuesUp,
     redisLimits,

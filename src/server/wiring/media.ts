@@ -98,7 +98,7 @@ export function createMediaServices(
       batch,
       mediaResults: results,
       mediaJobs,
-      preview: createPreviewService({ video, media, results, jobs: mediaJobs }),
+      preview: createPreviewService({ video, media, results, jobs: mediaJobs, remux }),
       audio: mediaFeature.audio,
       transcription: mediaFeature.transcription,
       whisperModel: mediaFeature.whisperModel,

@@ -17,6 +17,8 @@ export const downloadOption = z.object({
   // 'sound' only: the post's sound as the platform stores it ('m4a' AAC or 'mp3'), copied, never re-encoded.
   format: z.enum(['m4a', 'mp3']).optional(),
   bitrate: z.number().int().nullable().optional(), // bits/s when the platform says
+  // True when the post has no sound at all: the file is the video alone (issue 44).
+  silent: z.boolean().optional(),
 });
 export type DownloadOption = z.infer<typeof downloadOption>;
 

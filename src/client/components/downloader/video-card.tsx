@@ -24,6 +24,7 @@ function optionNote(o: VideoInfo['downloadOptions'][number], info: VideoInfo, pl
     const rate = o.bitrate ? ` ${Math.round(o.bitrate / 1000)} kbit/s` : '';
     return ` · ${o.format === 'mp3' ? 'MP3' : 'AAC'}${rate} · the original sound, as ${platformName} stores it`;
   }
+  if (o.silent) return ` · no sound: the post on ${platformName} has none`;
   if (o.codec === 'hevc') return ' · HEVC · sharpest';
   return o.codec ? ' · H.264 · plays everywhere' : '';
 }

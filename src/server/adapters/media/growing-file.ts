@@ -52,7 +52,10 @@ export class GrowingFile {
           cb();
         });
       },
-      final: (cb) => fs.fsync(this.fd, () => cb()),
+      // No fsync: readers on this machine read through the page cache, and the stored copy is
+      // another file (the faststart rewrite). Syncing a whole file was a fixed cost before the
+      // last byte reached the client (issue 44).
+      final: (cb) => cb(),
     });
   }
 

@@ -4,7 +4,9 @@ import { fail } from '../../errors.js';
 import { checkOutputFile, runProcess } from './media-runner.js';
 import { processFailure, type MediaProcessor } from './media-processor.js';
 
-export function previewClipArgs(input: string, output: string, seconds: number): string[] {
+/** `audio`: the sound apart, for a split file (a video-only file and its sound track, issue 44). */
+export function previewClipArgs(input: string, output: string, seconds: number, audio?: string): string[] {
+  const sound = audio ? ['-i', audio] : [];
   return [
     '-hide_banner',
     '-nostdin',
@@ -14,10 +16,11 @@ export function previewClipArgs(input: string, output: string, seconds: number):
     '-y',
     '-i',
     input,
+    ...sound,
     '-map',
     '0:v:0',
     '-map',
-    '0:a:0?',
+    audio ? '1:a:0' : '0:a:0?',
     '-t',
     seconds.toFixed(1),
     '-c',
@@ -38,9 +41,10 @@ export async function cutPreviewClip(
   output: string,
   seconds: number,
   signal?: AbortSignal,
+  audio?: string,
 ): Promise<number> {
   try {
-    await runProcess(media.config.ffmpeg, previewClipArgs(input, output, seconds), {
+    await runProcess(media.config.ffmpeg, previewClipArgs(input, output, seconds, audio), {
       timeoutMs: media.config.timeoutMs,
       signal,
     });

@@ -9,7 +9,8 @@ import { processFailure, type MediaProcessor } from '../../adapters/media/media-
 import { videoProbeFrom, type VideoProbe } from '../../adapters/media/caption-burn.js';
 import type { MediaJobs, PendingJob } from '../media-jobs.service.js';
 import type { MediaResultsService } from '../media-results.service.js';
-import type { MediaSource, MediaVideoInfo } from '../media-source.js';
+import type { MediaSource, MediaVideoInfo, OpenedMedia } from '../media-source.js';
+import { remuxFiles } from '../../adapters/media/remux.js';
 import { defineMediaJob } from '../media-job.js';
 import type { JobOwner } from '../../jobs/catalogue.js';
 import type { MediaResult } from '../../db/repositories/media-results.repository.js';
@@ -53,9 +54,21 @@ export function createStudioSource(deps: StudioSourceDeps) {
       return info;
     },
     async produce({ data, source: info, dir, signal, save }) {
-      const opened = await deps.source.openAudioSource(data.url, info, signal);
-      const input = path.join(dir, 'source.mp4');
-      const size = await deps.media.download(opened.stream, input, { expectedBytes: opened.length, signal });
+      const opened = deps.source.openVideoSource
+        ? await deps.source.openVideoSource(data.url, info, signal)
+        : { video: await deps.source.openAudioSource(data.url, info, signal), codec: 'h264' as const };
+      const fetch = async (part: OpenedMedia, name: string) => {
+        const file = path.join(dir, name);
+        return { file, size: await deps.media.download(part.stream, file, { expectedBytes: part.length, signal }) };
+      };
+      let { file: input, size } = await fetch(opened.video, 'source.mp4');
+      // A split file (video alone + its sound, issue 44) is joined once, by stream copy.
+      if (opened.sound) {
+        const sound = await fetch(opened.sound, 'sound.m4a');
+        const joined = path.join(dir, 'joined.mp4');
+        size = await remuxFiles(deps.media, { video: input, audio: sound.file }, joined, opened.codec, signal);
+        input = joined;
+      }
       const probed = await probeVideo(deps.media, input, signal);
       if (!probed) throw fail('media.unreadable');
       return save({

@@ -46,6 +46,11 @@ export function withUploads(
       if (!opened) throw fail('upload.not_found');
       return { stream: opened.stream, length: opened.size };
     },
+    async openVideoSource(url, info, signal) {
+      // An upload is one stored file with its sound; a link's source is the platforms' to say.
+      if (info.platform !== 'upload' && base.openVideoSource) return base.openVideoSource(url, info, signal);
+      return { video: await this.openAudioSource(url, info, signal), codec: 'h264' };
+    },
     fetchText: (url, info, signal) => base.fetchText(url, info, signal),
   };
 }
