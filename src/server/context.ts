@@ -13,6 +13,7 @@ import { createAdapters, type AdapterOverrides } from './wiring/adapters.js';
 import { createMediaServices, type MediaOverrides } from './wiring/media.js';
 import { createAccountServices, createContentServices } from './wiring/accounts-and-content.js';
 import { createBackground } from './wiring/background.js';
+import { createProfilesService } from './services/profiles.service.js';
 
 export interface ContextOverrides extends AdapterOverrides, MediaOverrides {
   /** Hashtags and captions: the language model client (null = built-in engine only). */
@@ -32,6 +33,11 @@ export function createContext(config: Config, database: Database, logger: Logger
     ...accounts.services,
     ...media.services,
     ...content.services,
+    profiles: createProfilesService({
+      platforms: adapters.platforms,
+      video: media.services.video,
+      images: content.services.imageRelay,
+    }),
   };
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   media.videoObservers.push((v) => services.trendsObservations.record(adapters.platforms.get(v.ref.platform), v));

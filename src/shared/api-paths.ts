@@ -14,6 +14,8 @@ export const API_PATHS = {
   images: '/api/images',
   mediaResult: '/api/media/:kind/:file',
   batchZip: '/api/batch/:id/zip',
+  profilePosts: '/api/profile/posts',
+  repliesExport: '/api/replies/export',
 } as const;
 
 const part = (s: string) => encodeURIComponent(s);

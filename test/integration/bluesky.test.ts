@@ -181,7 +181,7 @@ describe.each(DB_KINDS)('Bluesky posts (%s)', (db) => {
     };
     const noMedia = 'This Bluesky post has no video or pictures to download. Try a post with a video.';
     expect(await answer(bs.addFixture('text').url)).toEqual([400, 'link.unsupported', noMedia]);
-    expect(await answer(bs.addFixture('external').url, 'hd')).toEqual([400, 'link.unsupported', noMedia]);
+    expect(await answer(bs.addLinkCard().url, 'hd')).toEqual([400, 'link.unsupported', noMedia]);
     const gone = 'This Bluesky video was removed or does not exist. Check the link or try a different video.';
     expect(await answer(bs.addUnavailable('missing'))).toEqual([404, 'video.not_found', gone]);
     expect(await answer(bs.addUnavailable('notFound'), 'hd')).toEqual([404, 'video.not_found', gone]);

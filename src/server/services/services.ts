@@ -28,6 +28,7 @@ import type { HashtagService } from './hashtag.service.js';
 import type { ContentService } from './content.service.js';
 import type { HealthService } from './health.service.js';
 import type { PlatformListService } from './platform-list.service.js';
+import type { ProfilesService } from './profiles.service.js';
 
 export interface Services {
   health: HealthService;
@@ -58,4 +59,6 @@ export interface Services {
   trendsObservations: ObservationRecorder;
   hashtags: HashtagService;
   content: ContentService;
+  /** Whole profiles and a post's replies (issue 45). */
+  profiles: ProfilesService;
 }

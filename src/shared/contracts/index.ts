@@ -15,3 +15,4 @@ export * from './media-jobs.js';
 export * from './caption-studio.js';
 export * from './platforms.js';
 export * from './site-pages.js';
+export * from './profiles.js';

@@ -16,12 +16,15 @@ import {
   blockedThread,
   constructedPost,
   didDocument,
+  externalEmbeds,
   imagesEmbeds,
   notFoundThread,
   plcDid,
   tid,
   videoEmbeds,
 } from './constructed-posts.js';
+import { everyForm } from './embed-forms.js';
+import { createFakeSocial, type FakeSocial } from './fake-social.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/bluesky/atat-posts.json');
 export type FixtureName = 'video' | 'images' | 'quoteWithImages' | 'external' | 'text';
@@ -95,8 +98,8 @@ export async function startFakeBluesky() {
     const q = (name: string) => url.searchParams.get(name) ?? '';
     if (host === 'public.api.bsky.app') {
       if (url.pathname === '/xrpc/app.bsky.feed.getPostThread') {
-        if (q('depth') !== '0' || q('parentHeight') !== '0') return json(res, 400, { error: 'InvalidRequest' });
-        const thread = threads.get(q('uri'));
+        if (!/^\d+$/.test(q('depth')) || q('parentHeight') !== '0') return json(res, 400, { error: 'InvalidRequest' });
+        const thread = social.thread(q('uri'), Number(q('depth')), threads.get(q('uri')));
         return thread
           ? json(res, 200, { thread })
           : json(res, 400, { error: 'NotFound', message: `Post not found: ${q('uri')}` });
@@ -107,6 +110,7 @@ export async function startFakeBluesky() {
           ? json(res, 200, { did })
           : json(res, 400, { error: 'InvalidRequest', message: 'Unable to resolve handle' });
       }
+      if (social.handle(url, res)) return;
       return json(res, 404, { error: 'XRPCNotSupported' });
     }
     if (host === 'plc.directory' || host === WEB_DID_HOST) {
@@ -165,11 +169,47 @@ export async function startFakeBluesky() {
       serveUrl(image.thumb, sampleJpeg());
     }
     if (view?.thumbnail) serveUrl(view.thumbnail, sampleJpeg());
+    if (view?.external?.thumb) serveUrl(view.external.thumb, sampleJpeg());
     if (record?.video && media.video)
       blobs.set(`${did} ${record.video.ref.$link}`, { file: media.video, type: media.videoType ?? 'video/mp4' });
     for (const c of media.captions ?? []) blobs.set(`${did} ${c.cid}`, { file: c.file, type: 'text/vtt' });
     threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
   }
+
+  /**
+   * Serves whatever a post of any embed form names: every CDN picture (a JPEG), every video blob on
+   * its owner's PDS (a quoted post's author's inside a quote), and the post's thread.
+   */
+  function serveAnyForm(post: Post, video: string) {
+    const walk = (node: unknown, did: string, depth: number): void => {
+      if (depth > 12 || !node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n, did, depth + 1);
+        return;
+      }
+      const o = node as Record<string, any>;
+      const owner = typeof o.author?.did === 'string' && (o.value || o.record) ? o.author.did : did;
+      if (o.$type === 'app.bsky.embed.video' && o.video?.ref?.$link)
+        blobs.set(`${owner} ${o.video.ref.$link}`, { file: video, type: 'video/mp4' });
+      for (const [k, v] of Object.entries(o)) {
+        if (typeof v === 'string' && /^https:\/\/(cdn|video)\.bsky\.app\//.test(v) && k !== 'playlist')
+          serveUrl(v, sampleJpeg());
+        else walk(v, owner, depth + 1);
+      }
+    };
+    register({ did: post.author.did, handle: post.author.handle });
+    walk(post, post.author.did, 0);
+    threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
+  }
+
+  const social = createFakeSocial({
+    json,
+    threads,
+    servePost: (post) => {
+      register({ did: post.author.did, handle: post.author.handle });
+      serveAnyForm(post, toneMp4(2, { faststart: true }));
+    },
+  });
 
   function newAuthor(o: { didWeb?: boolean; handle?: string } = {}): Author {
     const n = ++seq;
@@ -250,6 +290,33 @@ export async function startFakeBluesky() {
         : undefined;
       const post = constructedPost(author, rkey, `Pictures ${rkey}`, embeds, quote);
       servePost(post, { images, imageType: o.type });
+      return { post, url: link(author.did, rkey) };
+    },
+    /** Every embed form of the Lexicons (embed-forms.ts) by one new author: name -> its post and link. */
+    addEveryForm(video = toneMp4(2, { faststart: true })) {
+      const author = newAuthor();
+      const { posts, quotedAuthor } = everyForm(author);
+      register(quotedAuthor);
+      return Object.fromEntries(
+        Object.entries(posts).map(([name, { post, kind }]) => {
+          serveAnyForm(post, video);
+          return [name, { post, kind, url: link(author.did, post.uri.split('/').pop() as string) }];
+        }),
+      );
+    },
+    social,
+    /** A profile of many pages (fake-social.ts) by a new author. */
+    addProfile(opts: Parameters<FakeSocial['addProfile']>[1] & { handle?: string }) {
+      const author = newAuthor({ handle: opts.handle });
+      const profile = social.addProfile(author, opts);
+      return { author, profile, url: `https://bsky.app/profile/${author.handle}` };
+    },
+    /** A link card without a picture: a post with nothing to save. */
+    addLinkCard() {
+      const author = newAuthor();
+      const rkey = tid(++seq);
+      const post = constructedPost(author, rkey, 'Read this', externalEmbeds(author.did, null));
+      servePost(post, {});
       return { post, url: link(author.did, rkey) };
     },
     /** A post the AppView answers as #blockedPost or #notFoundPost, or not at all (400 NotFound). */

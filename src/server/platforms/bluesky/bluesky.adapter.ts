@@ -11,6 +11,7 @@ import { mapPost, type PostView } from './post-mapper.js';
 import { postMedia } from './embeds.js';
 import { createAppView } from './appview.js';
 import { probeVideoFrame } from './video-frame.js';
+import { hidesFromLoggedOut } from './profile.js';
 
 /** Where pictures, thumbnails, avatars (cdn) and video thumbnails (video) live. */
 export const MEDIA_HOSTS = ['cdn.bsky.app', 'video.bsky.app'];
@@ -58,6 +59,8 @@ export function createBlueskyAdapter(deps: { http: HttpClient }) {
     const key = readPostId(ref.id);
     if (!key) throw fail('video.not_found', BLUESKY);
     const post = await fetchThread(key.did, key.rkey, signal);
+    if (hidesFromLoggedOut(post.author?.labels))
+      throw fail('video.login_required', { variant: 'author_asked', ...BLUESKY });
     const media = postMedia(post);
     if (media.kind === 'none') throw fail('link.unsupported', { variant: 'no_media', ...BLUESKY });
     // The original video (and its captions) are blobs on its owner's PDS (a quoted post's author's
