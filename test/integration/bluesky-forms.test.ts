@@ -40,6 +40,12 @@ describe.each(DB_KINDS)('Bluesky embed forms (%s)', (db) => {
         const zip = await c.post('/api/video/download', { url, quality: 'images' });
         expect([name, zip.status]).toEqual([name, 200]);
         expect((await zipEntries(await bytes(zip))).length, name).toBe(info.images.length);
+        if (name === 'app.bsky.embed.gallery') {
+          // The slideshow of a gallery's pictures, like any picture post's.
+          const show = await c.post('/api/video/download', { url, quality: 'slideshow' });
+          expect([show.status, show.headers.get('content-type')]).toEqual([200, 'video/mp4']);
+          expect((await bytes(show)).length).toBeGreaterThan(1000);
+        }
       }
       expect(bs.requests.slice(before).length, name).toBeGreaterThan(0);
     }
