@@ -6,8 +6,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { sampleJpeg } from '../tiktok/media.js';
 import { toneMp4 } from '../media-samples.js';
 import {
@@ -24,6 +22,7 @@ import {
   videoEmbeds,
 } from './constructed-posts.js';
 import { everyForm } from './embed-forms.js';
+import { type Served, send, trickle } from './serve-file.js';
 import { createFakeSocial, type FakeSocial } from './fake-social.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/bluesky/atat-posts.json');
@@ -33,11 +32,6 @@ type Post = Record<string, any>; // a postView as JSON
 export const PDS_HOST = 'pds.fake-bluesky.test';
 export const WEB_DID_HOST = 'creator.fake-bluesky.test';
 const HOSTS = ['public.api.bsky.app', 'plc.directory', PDS_HOST, WEB_DID_HOST, 'cdn.bsky.app', 'video.bsky.app'];
-
-interface Served {
-  file: string;
-  type: string;
-}
 
 export async function startFakeBluesky() {
   const fixtures = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).posts as Record<FixtureName, Post>;
@@ -59,37 +53,6 @@ export async function startFakeBluesky() {
 
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-
-  async function send(req: http.IncomingMessage, res: http.ServerResponse, s: Served, bytesPerSecond = 0) {
-    const size = fs.statSync(s.file).size;
-    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
-    const start = range ? Number(range[1]) : 0;
-    const end = range?.[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (start >= size) return res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-    res.writeHead(range ? 206 : 200, {
-      'content-type': s.type,
-      'content-length': end - start + 1,
-      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
-    });
-    const stream = fs.createReadStream(s.file, { start, end, highWaterMark: 256 * 1024 });
-    await pipeline(bytesPerSecond ? stream.pipe(pace(bytesPerSecond)) : stream, res).catch(() => res.destroy());
-  }
-
-  function trickle(res: http.ServerResponse, s: Served, o: { bytes: number; everyMs: number }) {
-    const bytes = fs.readFileSync(s.file);
-    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length }).flushHeaders(); // headers at once
-    state.trickling++;
-    let sent = 0;
-    const timer = setInterval(() => {
-      res.write(bytes.subarray(sent, sent + o.bytes));
-      sent += o.bytes;
-      if (sent >= bytes.length) res.end();
-    }, o.everyMs);
-    res.once('close', () => {
-      clearInterval(timer);
-      state.trickling--;
-    });
-  }
 
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
@@ -131,7 +94,7 @@ export async function startFakeBluesky() {
       if (url.pathname !== '/xrpc/com.atproto.sync.getBlob') return json(res, 404, { error: 'XRPCNotSupported' });
       const s = blobs.get(`${q('did')} ${q('cid')}`);
       if (!s) return json(res, 400, { error: 'BlobNotFound', message: 'Blob not found' });
-      if (state.blobTrickle) return trickle(res, s, state.blobTrickle);
+      if (state.blobTrickle) return trickle(res, s, state.blobTrickle, state);
       return void send(req, res, s, state.blobBytesPerSecond);
     }
     const s = files.get(url.pathname);
@@ -336,15 +299,3 @@ export async function startFakeBluesky() {
   };
 }
 export type FakeBluesky = Awaited<ReturnType<typeof startFakeBluesky>>;
-
-/** Paces a stream at `bytesPerSecond` from its first byte. */
-function pace(bytesPerSecond: number) {
-  const started = Date.now();
-  let sent = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      sent += chunk.length;
-      setTimeout(() => cb(null, chunk), Math.max(0, started + (sent / bytesPerSecond) * 1000 - Date.now()));
-    },
-  });
-}
