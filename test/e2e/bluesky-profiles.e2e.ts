@@ -80,6 +80,10 @@ describe('Bluesky profiles in the browser', () => {
     expect(entries.length).toBe(3);
     for (const e of entries)
       expect(e.name).toMatch(new RegExp(`^bluesky-${author.handle.replaceAll('.', '\\.')}-plc-`));
+    // The batch screen takes the profile link too and lists the same posts to pick from.
+    await page.goto(`${server.url}/batch`);
+    await page.getByLabel('TikTok or Bluesky links').fill(`all of ${url} please`);
+    await expect.poll(() => page.getByTestId('profile-post').count()).toBe(46);
     await context.close();
   }, 180_000);
 
