@@ -13,7 +13,7 @@ import { createAdapters, type AdapterOverrides } from './wiring/adapters.js';
 import { createMediaServices, type MediaOverrides } from './wiring/media.js';
 import { createAccountServices, createContentServices } from './wiring/accounts-and-content.js';
 import { createBackground } from './wiring/background.js';
-import { createRepostKitFeature } from './services/repost-kit/repost-kit.feature.js';
+import { createMediaWithContentServices } from './wiring/media-with-content.js';
 
 export interface ContextOverrides extends AdapterOverrides, MediaOverrides {
   /** Hashtags and captions: the language model client (null = built-in engine only). */
@@ -33,15 +33,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     ...accounts.services,
     ...media.services,
     ...content.services,
-    // Repost kits (issue 47): the media side and the text tools together.
-    repostKits: createRepostKitFeature({
-      media: media.mediaFeature,
-      video: media.services.video,
-      quota: media.services.quota,
-      projects: repos.captionProjects,
-      content: content.services.content,
-      hashtags: content.services.hashtags,
-    }),
+    ...createMediaWithContentServices({ repos, adapters, media, content }),
   };
   if (adapters.billing.note) logger.warn(adapters.billing.note);
   media.videoObservers.push((v) => services.trendsObservations.record(adapters.platforms.get(v.ref.platform), v));

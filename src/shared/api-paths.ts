@@ -17,6 +17,8 @@ export const API_PATHS = {
   // Repost kits (issue 47)
   repostKits: '/api/repost-kits',
   repostKitPreview: '/api/repost-kits/preview',
+  profilePosts: '/api/profile/posts',
+  repliesExport: '/api/replies/export',
 } as const;
 
 const part = (s: string) => encodeURIComponent(s);

@@ -190,8 +190,31 @@ export const ERROR_CATALOGUE = {
     variants: {
       quarantined:
         'This {platform} community is quarantined: {platform} shows it only to accounts that opted in, so its posts cannot be downloaded here.',
+      author_asked:
+        'The author of this {platform} post asked {platform} not to show their posts to people who are not signed in, so we do not download it.',
     },
   },
+  // Whole profiles (issue 45): `{platform}` names the platform.
+  'profile.not_found': {
+    status: 404,
+    message: 'There is no {platform} profile at this link. Check the handle and try again.',
+  },
+  'profile.unavailable': {
+    status: 403,
+    message: 'This {platform} profile cannot be shown.',
+    variants: {
+      deactivated: 'This {platform} account is deactivated, so its posts cannot be listed.',
+      suspended: 'This {platform} account was suspended or taken down, so its posts cannot be listed.',
+      blocked: 'This {platform} profile blocks access to its posts, so they cannot be listed.',
+      logged_out:
+        'This {platform} author asked {platform} not to show their posts to people who are not signed in, so we do not list or download them.',
+    },
+  },
+  'profile.no_media': {
+    status: 404,
+    message: 'This {platform} profile has no posts with videos or pictures.',
+  },
+
   'video.age_restricted': {
     status: 403,
     message: 'This {platform} video is age-restricted and can only be viewed when logged in. Try a different video.',

@@ -17,6 +17,11 @@ export function downloadFileName(platform: string, author: string, id: string, q
   return quality && /^\d+p$/.test(quality) ? `${stem}-${quality}.mp4` : `${stem}.mp4`;
 }
 
+/** A post's replies as a file (issue 45): <platform>-<id>-replies.csv / .json. */
+export function repliesFileName(platform: string, id: string, format: 'csv' | 'json'): string {
+  return `${fileStem(platform, '', id)}-replies.${format}`;
+}
+
 /**
  * The file name of a `Content-Disposition` header (RFC 6266): `filename*` (RFC 8187, UTF-8) first,
  * else `filename`; null when there is none or it names a path.

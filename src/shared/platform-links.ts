@@ -39,15 +39,25 @@ export function platformOfLink(input: unknown, platforms: readonly PlatformInfo[
   return shape === null ? null : (platforms.find((p) => patternOf(p).test(shape)) ?? null);
 }
 
+/** The platform whose profile link (a whole account's posts, issue 45) this is, or null. */
+export function profileOfLink(input: unknown, platforms: readonly PlatformInfo[]): PlatformInfo | null {
+  const shape = linkShape(input);
+  if (shape === null) return null;
+  return (
+    platforms.find((p) => p.profilePattern && patternOf({ ...p, linkPattern: p.profilePattern }).test(shape)) ?? null
+  );
+}
+
 /**
  * The first link of a registered platform inside shared text, as apps' share sheets send it
- * ("Check out this video … https://…"), or the text itself when it is such a link.
+ * ("Check out this video … https://…"), or the text itself when it is such a link; a profile link
+ * counts too.
  */
 export function extractLink(text: unknown, platforms: readonly PlatformInfo[]): string | null {
   if (typeof text !== 'string' || text.length > 4096) return null;
   for (const candidate of text.match(/https?:\/\/[^\s"'<>]+/gi) ?? []) {
     const cleaned = candidate.replace(/[),.!?]+$/, '');
-    if (platformOfLink(cleaned, platforms)) return cleaned;
+    if (platformOfLink(cleaned, platforms) || profileOfLink(cleaned, platforms)) return cleaned;
   }
   return null;
 }

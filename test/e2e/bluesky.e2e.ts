@@ -106,7 +106,7 @@ describe('Bluesky in the browser', () => {
     expect((await zipEntries(fs.readFileSync(zip))).map((e) => e.name)).toEqual(['01.jpg', '02.jpg']);
     await page.getByText('Your photos were saved.').first().waitFor();
 
-    await fetchPost(page, bs.addFixture('text').url);
+    await fetchPost(page, bs.addLinkCard().url);
     await page
       .getByText('This Bluesky post has no video or pictures to download. Try a post with a video.')
       .first()

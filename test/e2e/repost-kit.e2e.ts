@@ -63,7 +63,7 @@ describe('repost kit', () => {
     await registerInBrowser(page, server.url, `repost${Date.now()}@example.com`);
     await page.goto(`${server.url}/repost-kit`);
     await page.getByRole('heading', { name: 'Repost Kit' }).waitFor();
-    await page.getByLabel('TikTok or Bluesky video URL').fill(v.url);
+    await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(v.url);
     await page.getByRole('button', { name: 'Prepare' }).click();
 
     // The cards as they will look, the credit naming the author with the link.

@@ -19,6 +19,8 @@ import { solidJpeg } from '../fakes/tiktok/photo.js';
 import { zipEntries } from '../helpers/zip.js';
 
 const FIXTURE_ID = 'plc-l7mosai5i2u562b5qbosw6c7-3lhnr2o6kb22h';
+const AUTHOR_ASKED =
+  'The author of this Bluesky post asked Bluesky not to show their posts to people who are not signed in, so we do not download it.';
 const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nHello from the sky\n';
 
 describe.each(DB_KINDS)('Bluesky posts (%s)', (db) => {
@@ -158,11 +160,11 @@ describe.each(DB_KINDS)('Bluesky posts (%s)', (db) => {
     expect(ffprobe(file).duration).toBeGreaterThan(1);
   });
 
-  it('reads the real captured picture posts: plain and inside a quote post', async () => {
-    for (const [name, count] of [
-      ['images', 1],
-      ['quoteWithImages', 1],
-    ] as const) {
+  it('reads the real captured picture post inside a quote post; respects an author hidden from logged-out viewers', async () => {
+    // The captured plain picture post's author carries `!no-unauthenticated` (issue 45): refused, saying why.
+    const hidden = await t.client().post('/api/video/info', { url: bs.addFixture('images').url });
+    expect([hidden.status, (await hidden.json()).message]).toEqual([403, AUTHOR_ASKED]);
+    for (const [name, count] of [['quoteWithImages', 1]] as const) {
       const { url } = bs.addFixture(name);
       const info = await (await t.client().post('/api/video/info', { url })).json();
       expect([name, info.mediaType, info.images.length]).toEqual([name, 'photo', count]);
@@ -180,8 +182,8 @@ describe.each(DB_KINDS)('Bluesky posts (%s)', (db) => {
       return [res.status, body.code, body.message];
     };
     const noMedia = 'This Bluesky post has no video or pictures to download. Try a post with a video.';
-    expect(await answer(bs.addFixture('text').url)).toEqual([400, 'link.unsupported', noMedia]);
-    expect(await answer(bs.addFixture('external').url, 'hd')).toEqual([400, 'link.unsupported', noMedia]);
+    expect(await answer(bs.addFixture('text').url)).toEqual([403, 'video.login_required', AUTHOR_ASKED]);
+    expect(await answer(bs.addLinkCard().url, 'hd')).toEqual([400, 'link.unsupported', noMedia]);
     const gone = 'This Bluesky video was removed or does not exist. Check the link or try a different video.';
     expect(await answer(bs.addUnavailable('missing'))).toEqual([404, 'video.not_found', gone]);
     expect(await answer(bs.addUnavailable('notFound'), 'hd')).toEqual([404, 'video.not_found', gone]);

@@ -2,7 +2,7 @@
 // registered next to TikTok is looked up, downloaded, previewed, turned into MP3 and captioned
 // through the same routes and services, with `platform` stored on its rows; its files are named
 // after it, its errors name it, and every link form (the API's and, through GET /api/platforms, the
-// client's) accepts its links. The two real platforms (TikTok, Bluesky) keep working beside it.
+// client's) accepts its links. The real platforms (TikTok, Bluesky, Reddit) keep working beside it.
 // A third made-up platform, "Parts" (test/fakes/parts/, issue 44), has only split files (the video
 // alone, its sound apart) under labels no service knows: batch, preview, MP3 and captions still
 // give files with sound, decided from the neutral model alone.

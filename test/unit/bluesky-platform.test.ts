@@ -67,7 +67,7 @@ describe('Bluesky', () => {
       video: 'video',
       images: 'images',
       quoteWithImages: 'images',
-      external: 'none',
+      external: 'images', // the link card's picture
       text: 'none',
     });
     const video = mapPost(posts.video, 'id', blobUrl);

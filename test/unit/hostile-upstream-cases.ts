@@ -10,6 +10,9 @@ import { mapPost, type PostView } from '../../src/server/platforms/bluesky/post-
 import { pdsOf } from '../../src/server/platforms/bluesky/identity.js';
 import { readManifest } from '../../src/server/platforms/reddit/dash.js';
 import { mapPost as mapRedditPost } from '../../src/server/platforms/reddit/post-mapper.js';
+import { walkMp4 } from '../../src/server/lib/mp4-frame.js';
+import { flattenReplies } from '../../src/server/platforms/bluesky/replies.js';
+import { postMedia } from '../../src/server/platforms/bluesky/embeds.js';
 
 const fill = (shape: string, bytes: number) => shape.repeat(Math.max(1, Math.floor(bytes / shape.length)));
 const CUE = '00:00:00.000 --> 00:00:01.000\n';
@@ -98,6 +101,25 @@ export const CASES: Record<string, (bytes: number) => unknown> = {
     };
     return mapPost(post as PostView, 'id', (cid) => cid);
   },
+  'MP4 header: a moov of many tiny boxes': (n) => {
+    const boxes = Math.max(1, Math.floor(n / 8) - 2);
+    const buf = Buffer.alloc(8 + boxes * 8);
+    buf.writeUInt32BE(buf.length, 0);
+    buf.write('moov', 4, 'latin1');
+    for (let i = 0; i < boxes; i++) {
+      buf.writeUInt32BE(8, 8 + i * 8);
+      buf.write('trak', 12 + i * 8, 'latin1');
+    }
+    return walkMp4(buf, 0, buf.length);
+  },
+  'Bluesky thread: a huge reply list': (n) => {
+    const reply = { post: { uri: 'at://did:plc:aaaaaaaaaaaaaaaaaaaaaaaa/app.bsky.feed.post/3aaaaaaaaaaa2' } };
+    return flattenReplies({ replies: Array.from({ length: Math.floor(n / 80) }, () => reply) }, 'https://x');
+  },
+  'Bluesky embed: a gallery of many items': (n) =>
+    postMedia({
+      embed: { items: Array.from({ length: Math.floor(n / 40) }, () => ({ fullsize: 'https://cdn.bsky.app/a' })) },
+    }),
   'DID document: a huge service list': (n) =>
     pdsOf(
       { id: 'did:plc:x', service: Array.from({ length: n / 50 }, (_, i) => ({ id: `#s${i}`, type: 'x' })) },

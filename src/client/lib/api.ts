@@ -21,6 +21,7 @@ import type { hashtagRequest, hashtagResponse } from '@shared/contracts/hashtags
 import type { mediaJobSchema } from '@shared/contracts/media-jobs';
 import { RESPOND_ASYNC } from '@shared/respond-async';
 import type { platformsResponse } from '@shared/contracts/platforms';
+import type { profilePostsRequest, profilePostsResponse, repliesExportRequest } from '@shared/contracts/profiles';
 import type { sitePage } from '@shared/contracts/site-pages';
 import type {
   subscriptionCancelResponse,
@@ -77,6 +78,11 @@ export const videoLinkGet = (body: In<typeof videoDownloadRequest>) =>
   sendJson<Out<typeof videoLinkResponse>>('POST', API_PATHS.videoLink, body);
 export const recentDownloadsGet = () => sendJson<Out<typeof recentDownloadsResponse>>('GET', '/api/downloads/recent');
 export const downloadsClear = () => sendJson<Out<typeof clearDownloadsResponse>>('DELETE', '/api/downloads');
+/** One page of a profile's posts with media (issue 45). */
+export const profilePostsFetch = (body: In<typeof profilePostsRequest>) =>
+  sendJson<Out<typeof profilePostsResponse>>('POST', API_PATHS.profilePosts, body);
+/** A post's replies as a file (Pro): the answer's body is the CSV or JSON. */
+export const repliesExport = (body: In<typeof repliesExportRequest>) => send('POST', API_PATHS.repliesExport, body);
 export const platformsGet = () => sendJson<Out<typeof platformsResponse>>('GET', '/api/platforms');
 
 // Media tools (a media job when the result takes a while)

@@ -11,7 +11,8 @@ import { serverMessage } from '../lib/api-error';
 import { toast } from '../hooks/use-toast';
 import { ToolPage } from '../components/media-tools/tool-shell';
 import { BATCH_UPSELL } from '../components/upsell-samples';
-import { allLinks } from '@shared/platform-links';
+import { allLinks, profileOfLink } from '@shared/platform-links';
+import { ProfileList } from '../components/downloader/profile-list';
 import { usePlatforms } from '../hooks/use-platforms';
 
 const STATE: Record<BatchItem['status'], { label: (i: BatchItem) => string; icon: ReactNode; tone: string }> = {
@@ -116,6 +117,10 @@ export default function BatchPage() {
   const { platforms, names } = usePlatforms();
   /** Every link of a registered platform in the pasted text, in order, as typed (the server cleans them). */
   const links = allLinks(text, platforms);
+  // A profile link alone lists that account's posts to pick from (issue 45).
+  const profile = links.length
+    ? undefined
+    : (text.match(/https?:\/\/[^\s"'<>]+/gi) ?? []).find((l) => profileOfLink(l, platforms));
 
   // Live states: asked again every 1.5 s until nothing waits.
   const batch = useQuery({
@@ -207,6 +212,8 @@ export default function BatchPage() {
           </button>
         </div>
       </form>
+      {/* This screen is Pro's (ToolPage shows Free the upsell), so the list selects for a batch. */}
+      {profile && <ProfileList key={profile} url={profile} isPro onDownload={() => {}} />}
       {batch.data && <BatchProgress batch={batch.data} onRetry={() => retry.mutate()} retrying={retry.isPending} />}
     </ToolPage>
   );

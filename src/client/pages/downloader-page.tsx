@@ -23,6 +23,9 @@ import { downloadFailure, useVideoDownload } from '../components/downloader/use-
 import { useIncomingLink } from '../hooks/use-incoming-link';
 import { usePlatforms } from '../hooks/use-platforms';
 import { SiteFooter } from '../components/site-footer';
+import { ProfileList } from '../components/downloader/profile-list';
+import { RepliesExport } from '../components/downloader/replies-export';
+import { profileOfLink } from '@shared/platform-links';
 
 const RECENT_KEY = ['/api/downloads/recent'] as const;
 
@@ -31,7 +34,8 @@ export default function DownloaderPage() {
   const [url, setUrl] = useState('');
   const [info, setInfo] = useState<VideoInfo | null>(null);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
-  const { names } = usePlatforms();
+  const { names, platforms } = usePlatforms();
+  const [profileUrl, setProfileUrl] = useState<string | null>(null);
   const status = useSubscriptionStatus();
   const recent = useQuery({ queryKey: RECENT_KEY, queryFn: recentDownloadsGet });
   const { progress, start } = useVideoDownload();
@@ -61,14 +65,25 @@ export default function DownloaderPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: RECENT_KEY }),
   });
 
+  /** A post is fetched; a profile link lists the account's posts instead (issue 45). */
+  function open(link: string) {
+    if (profileOfLink(link, platforms)) {
+      setInfo(null);
+      setProfileUrl(link);
+      return;
+    }
+    setProfileUrl(null);
+    fetchInfo.mutate(link);
+  }
+
   // A shared link, `/?url=`, or the link kept across an in-place sign-in: fetched at once.
   useIncomingLink((link) => {
     setUrl(link);
-    fetchInfo.mutate(link);
+    open(link);
   });
 
-  async function download(quality: string) {
-    if (!info) return;
+  async function download(quality: string, target = info ? { url: info.url, platform: info.platform } : null) {
+    if (!target) return;
     const s = status.data;
     if (s && !s.canDownload) {
       // No downloads left: the buttons read "Upgrade to download" and open the upgrade modal.
@@ -77,7 +92,7 @@ export default function DownloaderPage() {
     }
     const countBefore = s?.downloadCount ?? 0;
     try {
-      const saved = await start(info.url, quality, info.platform);
+      const saved = await start(target.url, quality, target.platform);
       toast({
         title: 'Download completed',
         description: saved.fileName.endsWith('.zip') ? 'Your photos were saved.' : 'Your video was saved.',
@@ -109,12 +124,7 @@ export default function DownloaderPage() {
     <div className="min-h-screen bg-gradient-to-b from-violet-50 via-white to-pink-50">
       <main className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:py-12">
         <Hero />
-        <UrlForm
-          url={url}
-          onUrlChange={setUrl}
-          onSubmit={(link) => fetchInfo.mutate(link)}
-          pending={fetchInfo.isPending}
-        />
+        <UrlForm url={url} onUrlChange={setUrl} onSubmit={open} pending={fetchInfo.isPending} />
         <FeatureChips />
         {s && !s.isProUser && (
           <div
@@ -146,6 +156,20 @@ export default function DownloaderPage() {
               upgradeToDownload={!!s && !s.canDownload}
             />
           )
+        )}
+        {info && s?.isProUser && platforms.find((p) => p.id === info.platform)?.replies && (
+          <RepliesExport url={info.url} />
+        )}
+        {profileUrl && (
+          <ProfileList
+            key={profileUrl}
+            url={profileUrl}
+            isPro={!!s?.isProUser}
+            onDownload={(postUrl, quality) => {
+              const platform = profileOfLink(profileUrl, platforms)?.id ?? '';
+              void download(quality, { url: postUrl, platform });
+            }}
+          />
         )}
         {/* Below the fold: its own boundary, so a first screen hydrates it in a later pass (decision 0078). */}
         <Suspense fallback={null}>

@@ -5,8 +5,10 @@
 import type { HttpResponse } from '../adapters/http/index.js';
 import type { VideoModel, VideoObservation } from './video-model.js';
 import { DEFAULT_PLATFORM } from './default.js';
+import type { ProfilePage, ProfileRef, ReplyRow } from './profile-model.js';
 
 export type { MediaOption, PhotoSlide, VideoModel, VideoObservation } from './video-model.js';
+export type { ListedPost, ProfilePage, ProfileRef, ReplyRow } from './profile-model.js';
 
 /** A recognised link: a video (cleaned, canonical) or a short link to follow. */
 export type PlatformLink = { kind: 'video'; id: string; url: string } | { kind: 'short'; url: string };
@@ -60,6 +62,14 @@ export interface Platform {
   observe?(video: FetchedVideo): VideoObservation | null;
   /** The same files' links in a video fetched again (signed links expire); [] when it has none of them. */
   renewUrls?(stale: string[], fresh: FetchedVideo): string[];
+  /** A profile link (a whole account's posts), cleaned; null when it is not one. Pure. Optional (issue 45). */
+  parseProfileLink?(input: string): ProfileRef | null;
+  /** The same rule for the client's link fields, as `linkPattern`. */
+  profilePattern?: RegExp;
+  /** One page of the account's posts with media, newest first; reposts only when asked. */
+  listProfile?(ref: ProfileRef, o: { cursor?: string; reposts: boolean; signal?: AbortSignal }): Promise<ProfilePage>;
+  /** Every reply of a post the platform gives, depth first in thread order. */
+  listReplies?(ref: VideoRef, signal?: AbortSignal): Promise<ReplyRow[]>;
 }
 
 /** The key prefix of a video in media keys: the default platform keeps bare ids (keys made before the seam stay valid). */

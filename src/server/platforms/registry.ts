@@ -4,7 +4,7 @@ import type { HttpClient } from '../adapters/http/index.js';
 import { fail } from '../errors.js';
 import { DEFAULT_PLATFORM } from './default.js';
 import { LINK_MAX } from '../../shared/platform-links.js';
-import type { Platform, PlatformLink } from './platform.js';
+import type { Platform, PlatformLink, ProfileRef } from './platform.js';
 import { createTikTokPlatform } from './tiktok/index.js';
 import { createBlueskyPlatform } from './bluesky/index.js';
 import { createRedditPlatform, redditSettings } from './reddit/index.js';
@@ -37,6 +37,15 @@ export function createPlatformRegistry(platforms: Platform[]) {
       for (const platform of platforms) {
         const link = platform.parseLink(input);
         if (link) return { platform, link };
+      }
+      return null;
+    },
+    /** The platform that recognises a profile link, with the cleaned link; null when none does. */
+    matchProfile(input: string): { platform: Platform; profile: ProfileRef } | null {
+      if (typeof input !== 'string' || input.length > LINK_MAX) return null;
+      for (const platform of platforms) {
+        const profile = platform.parseProfileLink?.(input);
+        if (profile) return { platform, profile };
       }
       return null;
     },

@@ -19,6 +19,7 @@ import { contentRoutes } from './content.routes.js';
 import { adminStatusRoutes } from './admin-status.routes.js';
 import { batchRoutes } from './batch.routes.js';
 import { platformsRoutes } from './platforms.routes.js';
+import { profilesRoutes } from './profiles.routes.js';
 import { imagesRoutes } from './images.routes.js';
 import { sitePagesRoutes } from './site-pages.routes.js';
 import { captionStudioRoutes } from './caption-studio.routes.js';
@@ -54,6 +55,7 @@ const modules: Array<(app: ZApp, ctx: RouteContext, opts: RouteOptions) => Promi
   captionStudioRoutes,
   studioUploadsRoutes,
   repostKitsRoutes, // issue 47
+  profilesRoutes,
 ];
 
 export async function registerRoutes(app: ZApp, ctx: RouteContext, opts: RouteOptions): Promise<void> {

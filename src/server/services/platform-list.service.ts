@@ -8,6 +8,8 @@ export interface PlatformSummary {
   example: string;
   linkPattern: string;
   separateSound: boolean;
+  profilePattern?: string;
+  replies: boolean;
 }
 
 export function createPlatformListService(registry: Pick<PlatformRegistry, 'all'>) {
@@ -17,6 +19,8 @@ export function createPlatformListService(registry: Pick<PlatformRegistry, 'all'
     example: p.exampleUrl,
     linkPattern: p.linkPattern.source,
     separateSound: p.separateSound !== false,
+    ...(p.profilePattern ? { profilePattern: p.profilePattern.source } : {}),
+    replies: !!p.listReplies,
   }));
   return { list: () => list };
 }

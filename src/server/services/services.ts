@@ -30,6 +30,7 @@ import type { ContentService } from './content.service.js';
 import type { HealthService } from './health.service.js';
 import type { PlatformListService } from './platform-list.service.js';
 import type { RepostKitService } from './repost-kit/repost-kit.service.js';
+import type { ProfilesService } from './profiles.service.js';
 
 export interface Services {
   health: HealthService;
@@ -63,4 +64,6 @@ export interface Services {
   content: ContentService;
   /** Repost kits (issue 47). */
   repostKits: RepostKitService;
+  /** Whole profiles and a post's replies (issue 45). */
+  profiles: ProfilesService;
 }

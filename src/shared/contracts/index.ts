@@ -16,3 +16,4 @@ export * from './caption-studio.js';
 export * from './platforms.js';
 export * from './site-pages.js';
 export * from './repost-kits.js';
+export * from './profiles.js';

@@ -11,6 +11,10 @@ export const platformInfo = z.object({
   linkPattern: z.string(),
   /** Whether its posts' own sound comes as a file of its own (the downloads' `sound` option). */
   separateSound: z.boolean(),
+  /** Its profile links' shape (as linkPattern), when a pasted profile lists its posts (issue 45). */
+  profilePattern: z.string().optional(),
+  /** Whether a post's replies can be exported as a file. */
+  replies: z.boolean().optional(),
 });
 export type PlatformInfo = z.infer<typeof platformInfo>;
 

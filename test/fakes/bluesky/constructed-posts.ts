@@ -1,6 +1,7 @@
 // Bluesky post objects of the shapes the real capture (test/fixtures/bluesky/atat-posts.json) lacks,
 // CONSTRUCTED from the published Lexicons (bluesky-social/atproto lexicons/app/bsky/feed/defs.json
-// #postView, #notFoundPost, #blockedPost; embed/video.json, embed/images.json, embed/recordWithMedia.json), field
+// #postView, #notFoundPost, #blockedPost; embed/video.json, embed/images.json, embed/gallery.json,
+// embed/external.json, embed/record.json, embed/recordWithMedia.json, at commit d6296a1 of 2026-08), field
 // for field as the AppView's getPostThread answers them. Not captured: named as constructed.
 import crypto from 'node:crypto';
 
@@ -47,8 +48,14 @@ const cdn = (kind: string, did: string, cid: string) => `https://cdn.bsky.app/im
 const videoHost = (did: string, cid: string, file: string) =>
   `https://video.bsky.app/watch/${encodeURIComponent(did)}/${cid}/${file}`;
 
-function postView(author: Author, rkey: string, text: string, recordEmbed: unknown, viewEmbed: unknown) {
-  const createdAt = new Date(Date.UTC(2026, 10, 1)).toISOString();
+export function postView(
+  author: Author,
+  rkey: string,
+  text: string,
+  recordEmbed: unknown,
+  viewEmbed: unknown,
+  createdAt = new Date(Date.UTC(2026, 10, 1)).toISOString(),
+) {
   return {
     uri: `at://${author.did}/app.bsky.feed.post/${rkey}`,
     cid: blobCid(`post ${author.did} ${rkey}`),
@@ -119,6 +126,80 @@ export function imagesEmbeds(did: string, images: Array<{ cid: string; size: num
         alt: '',
         aspectRatio: { width: i.width, height: i.height },
       })),
+    },
+  };
+}
+
+/** app.bsky.embed.gallery (record: `items` of #image) and #view (`items` of #viewImage, `thumbnail`). */
+export function galleryEmbeds(
+  did: string,
+  images: Array<{ cid: string; size: number; width: number; height: number }>,
+) {
+  return {
+    record: {
+      $type: 'app.bsky.embed.gallery',
+      items: images.map((i) => ({
+        $type: 'app.bsky.embed.gallery#image',
+        alt: '',
+        aspectRatio: { width: i.width, height: i.height },
+        image: blob(i.cid, 'image/jpeg', i.size),
+      })),
+    },
+    view: {
+      $type: 'app.bsky.embed.gallery#view',
+      items: images.map((i) => ({
+        $type: 'app.bsky.embed.gallery#viewImage',
+        thumbnail: cdn('feed_thumbnail', did, i.cid),
+        fullsize: cdn('feed_fullsize', did, i.cid),
+        alt: '',
+        aspectRatio: { width: i.width, height: i.height },
+      })),
+    },
+  };
+}
+
+/** app.bsky.embed.external: a link card, with its picture (`thumb`) or without. */
+export function externalEmbeds(did: string, thumb: { cid: string; size: number } | null) {
+  const external = { uri: 'https://example.com/article', title: 'An article', description: 'About things' };
+  return {
+    record: {
+      $type: 'app.bsky.embed.external',
+      external: { ...external, ...(thumb ? { thumb: blob(thumb.cid, 'image/jpeg', thumb.size) } : {}) },
+    },
+    view: {
+      $type: 'app.bsky.embed.external#view',
+      external: { ...external, ...(thumb ? { thumb: cdn('feed_thumbnail', did, thumb.cid) } : {}) },
+    },
+  };
+}
+
+/** app.bsky.embed.record alone: a quote of `quoted` (a postView), hydrated as #viewRecord with its embeds. */
+export function quoteOnlyEmbeds(quoted: {
+  uri: string;
+  cid: string;
+  author: unknown;
+  record: unknown;
+  embed?: unknown;
+  indexedAt: string;
+}) {
+  return {
+    record: { $type: 'app.bsky.embed.record', record: { uri: quoted.uri, cid: quoted.cid } },
+    view: {
+      $type: 'app.bsky.embed.record#view',
+      record: {
+        $type: 'app.bsky.embed.record#viewRecord',
+        uri: quoted.uri,
+        cid: quoted.cid,
+        author: quoted.author,
+        value: quoted.record,
+        labels: [],
+        likeCount: 0,
+        replyCount: 0,
+        repostCount: 0,
+        quoteCount: 1,
+        embeds: quoted.embed ? [quoted.embed] : [],
+        indexedAt: quoted.indexedAt,
+      },
     },
   };
 }

@@ -6,8 +6,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { sampleJpeg } from '../tiktok/media.js';
 import { toneMp4 } from '../media-samples.js';
 import {
@@ -16,12 +14,16 @@ import {
   blockedThread,
   constructedPost,
   didDocument,
+  externalEmbeds,
   imagesEmbeds,
   notFoundThread,
   plcDid,
   tid,
   videoEmbeds,
 } from './constructed-posts.js';
+import { everyForm } from './embed-forms.js';
+import { type Served, send, trickle } from './serve-file.js';
+import { createFakeSocial, type FakeSocial } from './fake-social.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/bluesky/atat-posts.json');
 export type FixtureName = 'video' | 'images' | 'quoteWithImages' | 'external' | 'text';
@@ -30,11 +32,6 @@ type Post = Record<string, any>; // a postView as JSON
 export const PDS_HOST = 'pds.fake-bluesky.test';
 export const WEB_DID_HOST = 'creator.fake-bluesky.test';
 const HOSTS = ['public.api.bsky.app', 'plc.directory', PDS_HOST, WEB_DID_HOST, 'cdn.bsky.app', 'video.bsky.app'];
-
-interface Served {
-  file: string;
-  type: string;
-}
 
 export async function startFakeBluesky() {
   const fixtures = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).posts as Record<FixtureName, Post>;
@@ -57,37 +54,6 @@ export async function startFakeBluesky() {
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 
-  async function send(req: http.IncomingMessage, res: http.ServerResponse, s: Served, bytesPerSecond = 0) {
-    const size = fs.statSync(s.file).size;
-    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
-    const start = range ? Number(range[1]) : 0;
-    const end = range?.[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (start >= size) return res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-    res.writeHead(range ? 206 : 200, {
-      'content-type': s.type,
-      'content-length': end - start + 1,
-      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
-    });
-    const stream = fs.createReadStream(s.file, { start, end, highWaterMark: 256 * 1024 });
-    await pipeline(bytesPerSecond ? stream.pipe(pace(bytesPerSecond)) : stream, res).catch(() => res.destroy());
-  }
-
-  function trickle(res: http.ServerResponse, s: Served, o: { bytes: number; everyMs: number }) {
-    const bytes = fs.readFileSync(s.file);
-    res.writeHead(200, { 'content-type': s.type, 'content-length': bytes.length }).flushHeaders(); // headers at once
-    state.trickling++;
-    let sent = 0;
-    const timer = setInterval(() => {
-      res.write(bytes.subarray(sent, sent + o.bytes));
-      sent += o.bytes;
-      if (sent >= bytes.length) res.end();
-    }, o.everyMs);
-    res.once('close', () => {
-      clearInterval(timer);
-      state.trickling--;
-    });
-  }
-
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const url = new URL(req.url ?? '/', `https://${host}`);
@@ -95,8 +61,8 @@ export async function startFakeBluesky() {
     const q = (name: string) => url.searchParams.get(name) ?? '';
     if (host === 'public.api.bsky.app') {
       if (url.pathname === '/xrpc/app.bsky.feed.getPostThread') {
-        if (q('depth') !== '0' || q('parentHeight') !== '0') return json(res, 400, { error: 'InvalidRequest' });
-        const thread = threads.get(q('uri'));
+        if (!/^\d+$/.test(q('depth')) || q('parentHeight') !== '0') return json(res, 400, { error: 'InvalidRequest' });
+        const thread = social.thread(q('uri'), Number(q('depth')), threads.get(q('uri')));
         return thread
           ? json(res, 200, { thread })
           : json(res, 400, { error: 'NotFound', message: `Post not found: ${q('uri')}` });
@@ -107,6 +73,7 @@ export async function startFakeBluesky() {
           ? json(res, 200, { did })
           : json(res, 400, { error: 'InvalidRequest', message: 'Unable to resolve handle' });
       }
+      if (social.handle(url, res)) return;
       return json(res, 404, { error: 'XRPCNotSupported' });
     }
     if (host === 'plc.directory' || host === WEB_DID_HOST) {
@@ -127,7 +94,7 @@ export async function startFakeBluesky() {
       if (url.pathname !== '/xrpc/com.atproto.sync.getBlob') return json(res, 404, { error: 'XRPCNotSupported' });
       const s = blobs.get(`${q('did')} ${q('cid')}`);
       if (!s) return json(res, 400, { error: 'BlobNotFound', message: 'Blob not found' });
-      if (state.blobTrickle) return trickle(res, s, state.blobTrickle);
+      if (state.blobTrickle) return trickle(res, s, state.blobTrickle, state);
       return void send(req, res, s, state.blobBytesPerSecond);
     }
     const s = files.get(url.pathname);
@@ -165,11 +132,47 @@ export async function startFakeBluesky() {
       serveUrl(image.thumb, sampleJpeg());
     }
     if (view?.thumbnail) serveUrl(view.thumbnail, sampleJpeg());
+    if (view?.external?.thumb) serveUrl(view.external.thumb, sampleJpeg());
     if (record?.video && media.video)
       blobs.set(`${did} ${record.video.ref.$link}`, { file: media.video, type: media.videoType ?? 'video/mp4' });
     for (const c of media.captions ?? []) blobs.set(`${did} ${c.cid}`, { file: c.file, type: 'text/vtt' });
     threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
   }
+
+  /**
+   * Serves whatever a post of any embed form names: every CDN picture (a JPEG), every video blob on
+   * its owner's PDS (a quoted post's author's inside a quote), and the post's thread.
+   */
+  function serveAnyForm(post: Post, video: string) {
+    const walk = (node: unknown, did: string, depth: number): void => {
+      if (depth > 12 || !node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n, did, depth + 1);
+        return;
+      }
+      const o = node as Record<string, any>;
+      const owner = typeof o.author?.did === 'string' && (o.value || o.record) ? o.author.did : did;
+      if (o.$type === 'app.bsky.embed.video' && o.video?.ref?.$link)
+        blobs.set(`${owner} ${o.video.ref.$link}`, { file: video, type: 'video/mp4' });
+      for (const [k, v] of Object.entries(o)) {
+        if (typeof v === 'string' && /^https:\/\/(cdn|video)\.bsky\.app\//.test(v) && k !== 'playlist')
+          serveUrl(v, sampleJpeg());
+        else walk(v, owner, depth + 1);
+      }
+    };
+    register({ did: post.author.did, handle: post.author.handle });
+    walk(post, post.author.did, 0);
+    threads.set(post.uri, { $type: 'app.bsky.feed.defs#threadViewPost', post, replies: [] });
+  }
+
+  const social = createFakeSocial({
+    json,
+    threads,
+    servePost: (post) => {
+      register({ did: post.author.did, handle: post.author.handle });
+      serveAnyForm(post, toneMp4(2, { faststart: true }));
+    },
+  });
 
   function newAuthor(o: { didWeb?: boolean; handle?: string } = {}): Author {
     const n = ++seq;
@@ -252,6 +255,33 @@ export async function startFakeBluesky() {
       servePost(post, { images, imageType: o.type });
       return { post, url: link(author.did, rkey) };
     },
+    /** Every embed form of the Lexicons (embed-forms.ts) by one new author: name -> its post and link. */
+    addEveryForm(video = toneMp4(2, { faststart: true })) {
+      const author = newAuthor();
+      const { posts, quotedAuthor } = everyForm(author);
+      register(quotedAuthor);
+      return Object.fromEntries(
+        Object.entries(posts).map(([name, { post, kind }]) => {
+          serveAnyForm(post, video);
+          return [name, { post, kind, url: link(author.did, post.uri.split('/').pop() as string) }];
+        }),
+      );
+    },
+    social,
+    /** A profile of many pages (fake-social.ts) by a new author. */
+    addProfile(opts: Parameters<FakeSocial['addProfile']>[1] & { handle?: string }) {
+      const author = newAuthor({ handle: opts.handle });
+      const profile = social.addProfile(author, opts);
+      return { author, profile, url: `https://bsky.app/profile/${author.handle}` };
+    },
+    /** A link card without a picture: a post with nothing to save. */
+    addLinkCard() {
+      const author = newAuthor();
+      const rkey = tid(++seq);
+      const post = constructedPost(author, rkey, 'Read this', externalEmbeds(author.did, null));
+      servePost(post, {});
+      return { post, url: link(author.did, rkey) };
+    },
     /** A post the AppView answers as #blockedPost or #notFoundPost, or not at all (400 NotFound). */
     addUnavailable(kind: 'blocked' | 'notFound' | 'missing') {
       const author = newAuthor();
@@ -269,15 +299,3 @@ export async function startFakeBluesky() {
   };
 }
 export type FakeBluesky = Awaited<ReturnType<typeof startFakeBluesky>>;
-
-/** Paces a stream at `bytesPerSecond` from its first byte. */
-function pace(bytesPerSecond: number) {
-  const started = Date.now();
-  let sent = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      sent += chunk.length;
-      setTimeout(() => cb(null, chunk), Math.max(0, started + (sent / bytesPerSecond) * 1000 - Date.now()));
-    },
-  });
-}

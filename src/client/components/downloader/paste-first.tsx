@@ -9,6 +9,7 @@ import { serverMessage } from '../../lib/api-error';
 import { toast } from '../../hooks/use-toast';
 import { usePlatforms } from '../../hooks/use-platforms';
 import { keepLinkForNextPage, useIncomingLink } from '../../hooks/use-incoming-link';
+import { profileOfLink } from '@shared/platform-links';
 import { UrlForm } from './url-form';
 import { downloadFailure, useVideoDownload } from './use-video-download';
 
@@ -24,7 +25,19 @@ export function PasteFirst() {
   const [askAccountFor, setAskAccountFor] = useState<string | null>(null); // the chosen quality
   const { progress, start } = useVideoDownload();
   const accountRef = useRef<HTMLDivElement>(null);
-  const { names } = usePlatforms();
+  const { names, platforms } = usePlatforms();
+  /** A pasted profile link: its list is for signed-in people, so the account form comes first. */
+  const [profileLink, setProfileLink] = useState<string | null>(null);
+  const open = (link: string) => {
+    if (profileOfLink(link, platforms)) {
+      setInfo(null);
+      setProfileLink(link);
+      keepLinkForNextPage(link);
+      return;
+    }
+    setProfileLink(null);
+    fetchInfo.mutate(link);
+  };
 
   const fetchInfo = useMutation({
     mutationFn: (link: string) => videoInfoFetch({ url: link }),
@@ -44,7 +57,7 @@ export function PasteFirst() {
 
   useIncomingLink((link) => {
     setUrl(link);
-    fetchInfo.mutate(link);
+    open(link);
   });
 
   useEffect(() => {
@@ -71,12 +84,7 @@ export function PasteFirst() {
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6 text-left">
-      <UrlForm
-        url={url}
-        onUrlChange={setUrl}
-        onSubmit={(link) => fetchInfo.mutate(link)}
-        pending={fetchInfo.isPending}
-      />
+      <UrlForm url={url} onUrlChange={setUrl} onSubmit={open} pending={fetchInfo.isPending} />
       <Suspense fallback={null}>
         {progress ? (
           <ProgressCard progress={progress} />
@@ -92,6 +100,23 @@ export function PasteFirst() {
               }}
             />
           )
+        )}
+        {profileLink && (
+          <section
+            aria-label="Create an account to list this profile"
+            className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-violet-200 sm:p-6"
+          >
+            <p className="mb-3 text-sm text-slate-700">
+              Listing a whole profile needs a free account. The profile's posts appear as soon as you are in.
+            </p>
+            <div className="max-w-sm">
+              <AuthForm
+                initialMode="register"
+                headingLevel={2}
+                onSignedIn={() => queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] })}
+              />
+            </div>
+          </section>
         )}
         {askAccountFor && !progress && (
           <section

@@ -2,7 +2,7 @@
 // (red cross + message); paste from the clipboard; the button waits for a valid URL.
 import { useState, type FormEvent } from 'react';
 import { CheckCircle2, ClipboardPaste, Loader2, Search, XCircle } from 'lucide-react';
-import { extractLink, platformOfLink } from '@shared/platform-links';
+import { extractLink, platformOfLink, profileOfLink } from '@shared/platform-links';
 import { toast } from '../../hooks/use-toast';
 import { usePlatforms } from '../../hooks/use-platforms';
 
@@ -22,7 +22,8 @@ export function UrlForm({
 }) {
   const [submittedInvalid, setSubmittedInvalid] = useState(false);
   const { platforms, names, example } = usePlatforms();
-  const valid = platformOfLink(url, platforms) !== null;
+  // A post, or a whole profile whose posts are listed (issue 45).
+  const valid = platformOfLink(url, platforms) !== null || profileOfLink(url, platforms) !== null;
   const state: 'empty' | 'valid' | 'invalid' = url.trim() === '' ? 'empty' : valid ? 'valid' : 'invalid';
   const showError = state === 'invalid' || (submittedInvalid && !valid);
 

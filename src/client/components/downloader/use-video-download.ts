@@ -38,7 +38,8 @@ export function downloadFailure(err: unknown): { limitReached: boolean; message:
   return { limitReached: errorCode(err) === 'quota.exhausted', message: message || undefined };
 }
 
-function saveBlob(blob: Blob, name: string) {
+/** Hands a file made in the page to the browser's downloads. */
+export function saveBlob(blob: Blob, name: string) {
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;

@@ -5,9 +5,13 @@ import { AppError, fail } from '../../errors.js';
 import type { HttpClient, HttpResponse } from '../../adapters/http/index.js';
 import type { FetchedVideo, MediaOpenOptions, VideoRef } from '../platform.js';
 import { BLUESKY, upstream, xrpcFailure } from './errors.js';
-import { APPVIEW, createIdentity } from './identity.js';
+import { createIdentity } from './identity.js';
 import { atUri, parseBlueskyLink, postId, postUrl, readPostId } from './link.js';
-import { mapPost, mediaKind, type PostView } from './post-mapper.js';
+import { mapPost, type PostView } from './post-mapper.js';
+import { postMedia } from './embeds.js';
+import { createAppView } from './appview.js';
+import { probeVideoFrame } from './video-frame.js';
+import { hidesFromLoggedOut } from './profile.js';
 
 /** Where pictures, thumbnails, avatars (cdn) and video thumbnails (video) live. */
 export const MEDIA_HOSTS = ['cdn.bsky.app', 'video.bsky.app'];
@@ -26,6 +30,7 @@ interface ThreadAnswer {
 export function createBlueskyAdapter(deps: { http: HttpClient }) {
   const { http } = deps;
   const identity = createIdentity(deps);
+  const appView = createAppView(deps);
 
   async function resolveLink(url: string, signal?: AbortSignal): Promise<VideoRef> {
     const link = parseBlueskyLink(url);
@@ -35,29 +40,14 @@ export function createBlueskyAdapter(deps: { http: HttpClient }) {
   }
 
   async function fetchThread(did: string, rkey: string, signal?: AbortSignal): Promise<PostView> {
-    const query = new URLSearchParams({ uri: atUri(did, rkey), depth: '0', parentHeight: '0' });
-    let res: HttpResponse;
-    let answer: ThreadAnswer = {};
-    try {
-      res = await http.request(`https://${APPVIEW}/xrpc/app.bsky.feed.getPostThread?${query}`, {
-        allow: [APPVIEW],
-        signal,
-        maxRedirects: 0,
-        maxBytes: THREAD_MAX_BYTES,
-        headers: { accept: 'application/json' },
-      });
-      const text = await res.text(THREAD_MAX_BYTES);
-      try {
-        answer = JSON.parse(text) as ThreadAnswer;
-      } catch {
-        // not JSON: judged by its status below
-      }
-    } catch (err) {
-      throw upstream(err);
-    }
+    const { status, body } = await appView<ThreadAnswer>(
+      'app.bsky.feed.getPostThread',
+      { uri: atUri(did, rkey), depth: '0', parentHeight: '0' },
+      { signal, maxBytes: THREAD_MAX_BYTES },
+    );
     // A missing post: 400 {"error":"NotFound"} (the lexicon's one error).
-    if (res.status !== 200) throw xrpcFailure(res.status, answer.error);
-    const thread = answer.thread;
+    if (status !== 200) throw xrpcFailure(status, body.error);
+    const thread = body.thread;
     if (thread?.blocked || thread?.$type === 'app.bsky.feed.defs#blockedPost')
       throw fail('video.not_found', { variant: 'withheld', ...BLUESKY });
     if (thread?.notFound || thread?.$type === 'app.bsky.feed.defs#notFoundPost' || !thread?.post)
@@ -69,15 +59,24 @@ export function createBlueskyAdapter(deps: { http: HttpClient }) {
     const key = readPostId(ref.id);
     if (!key) throw fail('video.not_found', BLUESKY);
     const post = await fetchThread(key.did, key.rkey, signal);
-    const kind = mediaKind(post);
-    if (kind === 'none') throw fail('link.unsupported', { variant: 'no_media', ...BLUESKY });
-    // The original video (and its captions) are blobs on the author's PDS.
-    const pds = kind === 'video' ? await identity.pds(key.did, signal) : null;
-    const blobUrl = pds
-      ? (cid: string) => `${pds}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did: key.did, cid })}`
-      : null;
+    if (hidesFromLoggedOut(post.author?.labels))
+      throw fail('video.login_required', { variant: 'author_asked', ...BLUESKY });
+    const media = postMedia(post);
+    if (media.kind === 'none') throw fail('link.unsupported', { variant: 'no_media', ...BLUESKY });
+    // The original video (and its captions) are blobs on its owner's PDS (a quoted post's author's
+    // when the post only quotes it); the frame size comes from the file's own header.
+    const owner = media.kind === 'video' ? media.did : null;
+    const pds = owner ? await identity.pds(owner, signal) : null;
+    const blobUrl =
+      pds && owner
+        ? (cid: string) => `${pds}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did: owner, cid })}`
+        : null;
+    const frame =
+      media.kind === 'video' && blobUrl
+        ? await probeVideoFrame(http, blobUrl(media.cid), { fileSize: media.size, signal })
+        : null;
     const session: BlueskySession = { pds };
-    return { ref, raw: post as Record<string, unknown>, video: mapPost(post, ref.id, blobUrl), session };
+    return { ref, raw: post as Record<string, unknown>, video: mapPost(post, ref.id, blobUrl, frame, media), session };
   }
 
   /** Opens a file (URLs tried in order): a blob on the author's PDS, or a picture on Bluesky's CDN. */
@@ -119,5 +118,5 @@ export function createBlueskyAdapter(deps: { http: HttpClient }) {
     throw failure;
   }
 
-  return { resolveLink, fetchVideo, openMedia };
+  return { resolveLink, fetchVideo, openMedia, appView, identity };
 }

@@ -7,7 +7,20 @@ import type { Platform } from '../platform.js';
 import { createBlueskyAdapter } from './bluesky.adapter.js';
 import { fail } from '../../errors.js';
 import { BLUESKY, NAME } from './errors.js';
-import { EXAMPLE_LINK, ID_PATTERN, LINK_PATTERN, parseBlueskyLink, postId, postUrl, readPostId } from './link.js';
+import {
+  EXAMPLE_LINK,
+  ID_PATTERN,
+  LINK_PATTERN,
+  PROFILE_PATTERN,
+  parseBlueskyLink,
+  parseBlueskyProfileLink,
+  postId,
+  postUrl,
+  profileUrl,
+  readPostId,
+} from './link.js';
+import { createProfileLister } from './profile.js';
+import { createReplyLister } from './replies.js';
 
 export function createBlueskyPlatform(deps: { http: HttpClient }): Platform {
   const adapter = createBlueskyAdapter(deps);
@@ -34,5 +47,12 @@ export function createBlueskyPlatform(deps: { http: HttpClient }): Platform {
     resolveShortLink: adapter.resolveLink,
     fetchVideo: adapter.fetchVideo,
     openMedia: adapter.openMedia,
+    parseProfileLink(input) {
+      const link = parseBlueskyProfileLink(input);
+      return link ? { platform: 'bluesky', actor: link.actor, url: profileUrl(link.actor) } : null;
+    },
+    profilePattern: PROFILE_PATTERN,
+    listProfile: createProfileLister(adapter.appView),
+    listReplies: createReplyLister(adapter.appView),
   };
 }

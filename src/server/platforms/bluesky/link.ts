@@ -48,6 +48,22 @@ export function parseBlueskyLink(input: unknown): BlueskyLink | null {
   return handleRe.test(actor) && actor.length <= 253 ? { kind: 'handle', handle: actor, rkey: m[2] } : null;
 }
 
+/** A profile link (https://bsky.app/profile/<handle or DID>): the actor, or null. Pure. */
+export function parseBlueskyProfileLink(input: unknown): { actor: string } | null {
+  const shape = linkShape(input);
+  if (!shape) return null;
+  const url = new URL(shape);
+  if (!HOSTS.has(url.hostname)) return null;
+  const m = /^\/profile\/([^/]{3,260})\/?$/.exec(url.pathname);
+  if (!m) return null;
+  const actor = m[1].replace(/%3a/gi, ':').toLowerCase();
+  if (actor.startsWith('did:')) {
+    const did = readDid(actor);
+    return did ? { actor: did } : null;
+  }
+  return handleRe.test(actor) && actor.length <= 253 ? { actor } : null;
+}
+
 /** The same rule over a link reduced by shared/platform-links.ts `linkShape` (host lower-cased, no query). */
 const DID_SEP = '(?::|%3[Aa])';
 const ANY_CASE_DOMAIN = DOMAIN.replaceAll('a-z', 'A-Za-z');
@@ -57,6 +73,12 @@ export const LINK_PATTERN = new RegExp(
     `|[Ww][Ee][Bb]${DID_SEP}(?=[A-Za-z0-9.-]{1,${DOMAIN_MAX}}/)${ANY_CASE_DOMAIN})` +
     `|(?=[A-Za-z0-9.-]{1,253}/)${ANY_CASE_DOMAIN})/post/${RKEY}/?$`,
 );
+const ACTOR =
+  `(?:[Dd][Ii][Dd]${DID_SEP}(?:[Pp][Ll][Cc]${DID_SEP}[A-Za-z2-7]{24}` +
+  `|[Ww][Ee][Bb]${DID_SEP}(?=[A-Za-z0-9.-]{1,${DOMAIN_MAX}}(?:/|$))${ANY_CASE_DOMAIN})` +
+  `|(?=[A-Za-z0-9.-]{1,253}(?:/|$))${ANY_CASE_DOMAIN})`;
+export const PROFILE_PATTERN = new RegExp(`^https?://(?:www\\.)?bsky\\.app/profile/${ACTOR}/?$`);
+export const profileUrl = (actor: string) => `https://bsky.app/profile/${actor}`;
 export const EXAMPLE_LINK = 'https://bsky.app/profile/someone.bsky.social/post/3lhnr2o6kb22h';
 
 /** Our id of a post (see the top of this file). */

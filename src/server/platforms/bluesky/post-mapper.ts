@@ -1,89 +1,66 @@
-// A post of app.bsky.feed.getPostThread (docs/sources.md 'Bluesky posts') to the neutral VideoModel.
-// Embeds, stored (`record.embed`) and hydrated (`post.embed`, `#view`):
-//   app.bsky.embed.video            the uploaded MP4 is the blob `video.ref.$link`: one option, the
-//                                   original from the author's PDS (getBlob); captions are blobs too
-//   app.bsky.embed.images           up to 4 pictures: a picture post, each `fullsize` from the view
-//   app.bsky.embed.recordWithMedia  a quote post: its own media under `media` (video or images)
-//   app.bsky.embed.external, none   no media of its own
+// A post of the AppView (getPostThread, getAuthorFeed: app.bsky.feed.defs#postView) to the neutral
+// VideoModel. What the post carries is read by embeds.ts, for every embed form of the Lexicons.
 import type { PhotoSlide, VideoModel } from '../platform.js';
+import { count, type Embed, https, type PostMedia, postMedia, str } from './embeds.js';
 
-interface Blob {
-  ref?: { $link?: unknown };
-  mimeType?: unknown;
-  size?: unknown;
-}
-interface AspectRatio {
-  width?: unknown;
-  height?: unknown;
-}
-interface Embed {
-  $type?: unknown;
-  video?: Blob;
-  captions?: Array<{ lang?: unknown; file?: Blob }>;
-  images?: Array<{ fullsize?: unknown; thumb?: unknown; aspectRatio?: AspectRatio; image?: Blob }>;
-  media?: Embed;
-  cid?: unknown;
-  thumbnail?: unknown;
-  aspectRatio?: AspectRatio;
-}
 export interface PostView {
   uri?: unknown;
-  author?: { did?: unknown; handle?: unknown; displayName?: unknown; avatar?: unknown };
-  record?: { text?: unknown; createdAt?: unknown; embed?: Embed };
+  author?: { did?: unknown; handle?: unknown; displayName?: unknown; avatar?: unknown; labels?: unknown };
+  record?: { text?: unknown; createdAt?: unknown; embed?: Embed; reply?: unknown };
   embed?: Embed;
   likeCount?: unknown;
   repostCount?: unknown;
   replyCount?: unknown;
   quoteCount?: unknown;
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
-const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-const https = (v: unknown): string | null => {
-  const s = str(v);
-  return s?.startsWith('https://') ? s : null;
-};
-const typeOf = (e: Embed | undefined) => (typeof e?.$type === 'string' ? e.$type.replace(/#view$/, '') : null);
-
-/** The post's own media: the embed itself, or a quote post's `media`. */
-export function ownMedia(post: PostView): { record: Embed | undefined; view: Embed | undefined } {
-  const record = post.record?.embed;
-  const view = post.embed;
-  if (typeOf(record) === 'app.bsky.embed.recordWithMedia') return { record: record?.media, view: view?.media };
-  return { record, view };
+  indexedAt?: unknown;
+  labels?: unknown;
 }
 
 /** What the post carries: a video, pictures, or nothing we can save. */
 export function mediaKind(post: PostView): 'video' | 'images' | 'none' {
-  const { record, view } = ownMedia(post);
-  const type = typeOf(record) ?? typeOf(view);
-  if (type === 'app.bsky.embed.video' && str(record?.video?.ref?.$link)) return 'video';
-  if (type === 'app.bsky.embed.images' && view?.images?.some((i) => https(i.fullsize))) return 'images';
-  return 'none';
+  return postMedia(post).kind;
 }
 
-/** `blobUrl(cid)`: the getBlob link of one of the author's blobs on their PDS (null: not resolved). */
-export function mapPost(post: PostView, id: string, blobUrl: ((cid: string) => string) | null): VideoModel {
-  const { record, view } = ownMedia(post);
-  const kind = mediaKind(post);
+/** The video's frame and length from its own header (bluesky.adapter.ts reads it); null: unknown. */
+export interface VideoFrame {
+  width: number | null;
+  height: number | null;
+  duration: number;
+}
+
+/**
+ * The record's aspectRatio is a pixel size only when it is as large as a video frame (clients
+ * write the uploaded size, some a reduced ratio such as 9:16).
+ */
+export function pixelSize(media: PostMedia): { width: number; height: number } | null {
+  if (media.kind !== 'video' || !media.aspectRatio) return null;
+  const { width, height } = media.aspectRatio;
+  return Math.min(width, height) >= 144 && Math.max(width, height) <= 8192 ? { width, height } : null;
+}
+
+/** `blobUrl(cid)`: the getBlob link of one of the video owner's blobs on their PDS (null: not resolved). */
+export function mapPost(
+  post: PostView,
+  id: string,
+  blobUrl: ((cid: string) => string) | null,
+  frame: VideoFrame | null = null,
+  media: PostMedia = postMedia(post),
+): VideoModel {
   const text = str(post.record?.text) ?? '';
   const handle = str(post.author?.handle) ?? '';
   // A post is at most 300 characters: the whole text on one line is its title.
   const title = text.replace(/\s+/g, ' ').trim() || `Post by @${handle}`;
-  const videoCid = kind === 'video' ? str(record?.video?.ref?.$link) : null;
+  const video = media.kind === 'video' && blobUrl ? media : null;
   const images: PhotoSlide[] =
-    kind === 'images'
-      ? (view?.images ?? []).flatMap((i) => {
-          const url = https(i.fullsize);
-          const w = count(i.aspectRatio?.width);
-          const h = count(i.aspectRatio?.height);
-          // aspectRatio is a ratio, not pixels: enough for the slideshow's frame.
-          return url ? [{ urls: [url], width: w || null, height: h || null }] : [];
-        })
-      : [];
-  const thumbnail = https(view?.thumbnail) ?? https(view?.images?.[0]?.thumb) ?? null;
+    media.kind === 'images' ? media.slides.map((s) => ({ urls: [s.url], width: s.width, height: s.height })) : [];
+  const thumbnail =
+    media.kind === 'video'
+      ? media.thumbnail
+      : media.kind === 'images'
+        ? (media.slides[0].thumb ?? media.slides[0].url)
+        : null;
   const avatar = https(post.author?.avatar);
-  const size = typeof record?.video?.size === 'number' ? record.video.size : null;
+  const size = frame?.width && frame.height ? frame : pixelSize(media);
   return {
     id,
     title,
@@ -91,27 +68,33 @@ export function mapPost(post: PostView, id: string, blobUrl: ((cid: string) => s
     author: handle,
     authorName: str(post.author?.displayName),
     thumbnailUrl: thumbnail,
-    duration: 0, // Bluesky does not say; tools that need it probe the file
+    duration: frame?.duration ?? 0, // Bluesky does not say; the MP4's header does
     views: 0, // Bluesky counts no views
     likes: count(post.likeCount),
     options:
-      videoCid && blobUrl
-        ? [{ quality: 'hd', codec: 'h264', width: null, height: null, size, bitrate: null, urls: [blobUrl(videoCid)] }]
+      video && blobUrl
+        ? [
+            {
+              quality: 'hd',
+              codec: 'h264',
+              width: size?.width ?? null,
+              height: size?.height ?? null,
+              size: video.size,
+              bitrate: null,
+              urls: [blobUrl(video.cid)],
+            },
+          ]
         : [],
     musicUrl: null,
     musicTitle: null,
+    // The author's own caption files (the record's `captions`), offered before any made by us.
     subtitles:
-      videoCid && blobUrl
-        ? (record?.captions ?? []).flatMap((c) => {
-            const cid = str(c.file?.ref?.$link);
-            return cid
-              ? [{ url: blobUrl(cid), language: str(c.lang) ?? 'und', format: 'webvtt', source: 'author' }]
-              : [];
-          })
+      video && blobUrl
+        ? video.captions.map((c) => ({ url: blobUrl(c.cid), language: c.lang, format: 'webvtt', source: 'author' }))
         : [],
     originalSound: null,
     pictures: { cover: thumbnail ? [thumbnail] : [], animatedCover: [], avatar: avatar ? [avatar] : [] },
-    isPhotoPost: kind === 'images',
+    isPhotoPost: media.kind === 'images',
     images,
   };
 }
