@@ -1,4 +1,4 @@
-// `npm ci` / `npm install`, after the dependencies (decision 0095). On Node 22.12 or later: builds
+// `npm ci` / `npm install`, after the dependencies (decision 0095). On Node 22.13 or later: builds
 // whisper.cpp for this CPU (build-whisper.mjs). On an older Node (the one running npm): fetches the
 // product's runtime (runtime.mjs) and has npm, run by that runtime, install what npm on the older
 // Node left out (the `optionalDependencies` whose `engines` exclude it) and run this script again,

