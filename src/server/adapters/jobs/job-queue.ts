@@ -91,7 +91,11 @@ export function createJobQueue(opts: {
       schema: 'pgboss',
       schedule: true,
       supervise: true,
+      // pg-boss 12 splits what 10's maintenance did: expired jobs are failed (retried) by the
+      // supervise/monitor pass, old ones deleted by maintenance. One interval for all three.
       maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
+      superviseIntervalSeconds: opts.maintenanceSeconds ?? 60,
+      monitorIntervalSeconds: opts.maintenanceSeconds ?? 60,
     } satisfies ConstructorOptions);
     boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
     await boss.start();
