@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { JobsConnection } from '../../db/client.js';
 import { createFairWorker, type FetchedJob } from './fair-worker.js';
 import { createJobNews, lineKey } from './job-news.js';
+import { carryOver, setAsideOldSchema } from './pgboss-10-carry-over.js';
 import { pgBossTables } from './pgboss-tables.js';
 
 export interface JobHandlerContext {
@@ -98,6 +99,7 @@ export function createJobQueue(opts: {
       monitorIntervalSeconds: opts.maintenanceSeconds ?? 60,
     } satisfies ConstructorOptions);
     boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
+    await setAsideOldSchema(opts.connection);
     await boss.start();
     await news.start((text, values) => boss.getDb().executeSql(text, values));
   };
@@ -115,10 +117,9 @@ export function createJobQueue(opts: {
   const news = createJobNews(opts.connection, opts.logger);
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
-  const tables = pgBossTables(
-    async <T>(text: string, values: unknown[]): Promise<T[]> =>
-      ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows,
-  );
+  const sql = async <T>(text: string, values: unknown[]): Promise<T[]> =>
+    ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
+  const tables = pgBossTables(sql);
   const stateOf = async (name: string, id: string) => (await boss.getJobById(name, id))?.state;
 
   return {
@@ -136,6 +137,9 @@ export function createJobQueue(opts: {
       };
       await boss.createQueue(q.name, { ...options, policy: q.policy ?? 'standard' });
       await boss.updateQueue(q.name, options);
+      const carried = await carryOver(sql, q.name, (jobs) => boss.insert(q.name, jobs));
+      if (carried)
+        opts.logger.info({ queue: q.name, jobs: carried }, "open jobs carried over from pg-boss 10's schema");
     },
     /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
