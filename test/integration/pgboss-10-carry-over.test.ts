@@ -2,7 +2,7 @@
 // schema is set aside as pgboss_v10, pg-boss 12 makes its own, and a queue declared afterwards gets
 // the jobs still open there, with their ids and owners; ended ones stay behind
 // (adapters/jobs/pgboss-10-carry-over.ts, decision 0096). The old tables below have the columns of
-// pg-boss 10.4.2's `version` and `job` tables (its plans.js, createTableVersion and createTableJob).
+// pg-boss 10.4.2's `version` and `job` tables (as its createTableVersion and createTableJob make them).
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
