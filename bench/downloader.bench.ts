@@ -10,6 +10,7 @@
 // main thread's user and system CPU per transfer, and where each kind's time goes (first byte, body,
 // last 5%, which holds the product's commit, decision 0102).
 // BENCH_DATABASE_URL=postgres://... runs the server on PostgreSQL instead of the embedded PGlite.
+// BENCH_ROOT=<dir>: the server of another built checkout (e.g. main), for a comparison.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
@@ -23,12 +24,18 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 const tt = await startFakeTikTok();
-const server = await startServer({
-  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-  UPSTREAM_HOST_MAP: tt.hostMapJson,
-  VIDEO_INFO_PER_MINUTE: '1000000',
-  LOG_LEVEL: 'error',
-});
+const server = await startServer(
+  {
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    UPSTREAM_HOST_MAP: tt.hostMapJson,
+    VIDEO_INFO_PER_MINUTE: '1000000',
+    // 50 clients on one address, each with a lookup and a health check in flight: on Node 26 they
+    // went over the per-address ceiling (64) and connections were cut (ECONNRESET).
+    CONNECTIONS_PER_IP: '1000',
+    LOG_LEVEL: 'error',
+  },
+  process.env.BENCH_ROOT ? { root: process.env.BENCH_ROOT } : {},
+);
 const pid = await serverPid();
 
 async function serverPid(): Promise<number> {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { freePort, launchBrowser } from '../test/helpers/e2e.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+// BENCH_ROOT=<dir>: another built checkout (e.g. main) is started and measured instead of this one.
+const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.resolve(import.meta.dirname, '..');
 
 async function timeToHealthy(args: string[], env: Record<string, string>, url: string): Promise<number> {
   const started = performance.now();

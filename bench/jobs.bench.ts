@@ -185,7 +185,7 @@ async function measure(root: string, createJobQueue: CreateJobQueue) {
   const onPglite = await latency(createJobQueue, counted, async () => calls);
   await lite.close();
 
-  console.log(`job queue (pg-boss 10), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
+  console.log(`job queue (each tree's own pg-boss), ${JOBS} jobs sent 5 ms apart, 2 workers polling every 0.5 s:`);
   console.log(
     `  PostgreSQL: enqueue to start p50 ${onPostgres.p50.toFixed(0)} ms, p99 ${onPostgres.p99.toFixed(0)} ms; ` +
       `${onPostgres.perJob.toFixed(1)} transactions per job (whole database, polling included)`,

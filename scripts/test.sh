@@ -3,6 +3,8 @@
 # PostgreSQL), and end-to-end tests in Debian's Chromium against the built app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# On the product's Node: the one `npm ci` fetched when the machine's is older (scripts/runtime.sh, decision 0095).
+. scripts/runtime.sh
 # First because it is the fastest to fail: any finding (error or warning) or unformatted file stops the run.
 npx biome ci --error-on-warnings .
 node scripts/ensure-system-deps.mjs

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { LOWEST, RUNTIME, runsProduct } from '../../scripts/runtime.mjs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8'));
@@ -24,5 +25,14 @@ describe('Node.js engine', () => {
 
   it('this machine runs a Node the project accepts', () => {
     expect(semver.satisfies(process.version, pkg.engines.node)).toBe(true);
+  });
+
+  it('the postinstall fetches a runtime exactly below the engine, and the one it fetches is accepted', () => {
+    expect(LOWEST.join('.')).toBe(lowest.replace(/\.0$/, ''));
+    expect(runsProduct(`v${lowest}`)).toBe(true);
+    expect(runsProduct('v20.20.2')).toBe(false);
+    expect(runsProduct(`v${LOWEST[0]}.${LOWEST[1] - 1}.9`)).toBe(false);
+    expect(semver.satisfies(RUNTIME.version, pkg.engines.node)).toBe(true);
+    expect(semver.satisfies(process.version, pkg.devEngines.runtime.version)).toBe(true);
   });
 });

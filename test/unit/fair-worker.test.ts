@@ -1,10 +1,10 @@
 // The media queue's own worker loop (adapters/jobs/fair-worker.ts, decision 0085): at most `share`
 // running jobs per owner, the owner's others skipped (not waited for) while there is a free slot,
-// and the next one taken when one of the owner's ends. The line is a list here; the SQL is
-// pgboss-tables.ts (tested on both databases by test/integration/media-shares.test.ts).
+// and the next one taken when one of the owner's ends. The line is a list here; the fetch is
+// pg-boss's (job-queue.ts; tested on both databases by test/integration/media-shares.test.ts and
+// test/integration/pgboss-tables.test.ts).
 import { describe, expect, it } from 'vitest';
-import { createFairWorker } from '../../src/server/adapters/jobs/fair-worker.js';
-import type { FetchedJob } from '../../src/server/adapters/jobs/pgboss-tables.js';
+import { createFairWorker, type FetchedJob } from '../../src/server/adapters/jobs/fair-worker.js';
 
 function line(owners: string[]) {
   const waiting: FetchedJob[] = owners.map((owner, i) => ({

@@ -163,12 +163,13 @@ export async function openPglite(dir: string, opts: { loadDataDir?: Blob } = {})
     await new Promise((resolve) => setImmediate(resolve));
     return values?.length
       ? { rows: (await client.query(text, values)).rows }
-      : { rows: (await client.exec(text)).at(-1)?.rows ?? [] };
+      : { rows: (await client.exec(text)).flatMap((r) => r.rows) };
   };
   return {
     db,
     kind: 'pglite',
-    // Several statements in one text (pg-boss's schema, its transactions) go through exec, whole.
+    // Several statements in one text (pg-boss's schema, its transactions) go through exec, whole,
+    // answered with the rows of every statement, as the pg driver's results reach pg-boss 12.
     jobs: {
       executeSql: (text: string, values?: unknown[]) => {
         const answer = jobStatement(text, values);

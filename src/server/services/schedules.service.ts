@@ -25,7 +25,8 @@ export function createSchedules(deps: {
 }) {
   const tasks: ScheduledTask[] = [];
   const watchers = deps.onTurn ? [deps.onTurn] : [];
-  const queueName = (task: string) => `schedule.${task}`;
+  // pg-boss 12 allows letters, digits, `_-./` in a queue name: a task's `:` (trends:news) becomes `/`.
+  const queueName = (task: string) => `schedule.${task.replaceAll(':', '/')}`;
 
   async function turn(task: ScheduledTask, signal: AbortSignal) {
     const claimed = await deps.runs.claim(task.name, task.intervalMs);

@@ -1,12 +1,23 @@
 // A queue's workers on this node where one owner holds at most its share of the slots (issue 42):
 // `concurrency` jobs at once, at most `share` of them with the same `data.owner`. The next job is
-// fetched with the owners at their share left out (pgboss-tables.ts, fetchNext), so their extra
+// fetched with the owners at their share left out (pg-boss's fetch with `ignoreGroups`, a job's
+// group being its owner: job-queue.ts), so their extra
 // jobs stay in line, in their place, without holding a slot, and the others' start meanwhile (no
 // head-of-line blocking); when one of an owner's jobs ends, its next one may be fetched. Each node
 // counts only its own slots: on several nodes an owner may hold its share on each.
-// pg-boss's own worker cannot skip jobs, so this loop does what it does for the queue: fetch,
-// run within the job's time limit, then complete or fail (pg-boss's calls: its retry rule applies).
-import type { FetchedJob } from './pgboss-tables.js';
+// pg-boss's own worker has a per-group limit (localGroupConcurrency) but tells no one when it has
+// settled a job, and waiters here re-read a job on news of its end (job-news.ts); so this loop
+// does what pg-boss's worker does: fetch, run within the job's time limit, then complete or fail
+// (pg-boss's calls: its retry rule applies), and tells the news once the job is settled.
+
+/** A job taken by the fetch, as pg-boss's fetch gives it (includeMetadata). */
+export interface FetchedJob {
+  id: string;
+  data: Record<string, unknown> | null;
+  retryCount: number;
+  retryLimit: number;
+  expireInSeconds: number;
+}
 
 export interface FairWorkerDeps {
   concurrency: number;

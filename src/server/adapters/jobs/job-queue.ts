@@ -1,13 +1,14 @@
 // The job queue (issue 21, decision 0021): pg-boss on the database the product already has,
 // PostgreSQL through its URL or the embedded PGlite through raw SQL, so jobs and schedules are
 // shared by every node on one database. Only this file and pgboss-tables.ts (what pg-boss has no
-// public call for) know pg-boss.
-import type PgBoss from 'pg-boss';
+// public call for) know pg-boss (12; decision 0096).
+import type { ConstructorOptions, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobsConnection } from '../../db/client.js';
-import { pgBossTables } from './pgboss-tables.js';
-import { createFairWorker } from './fair-worker.js';
+import { createFairWorker, type FetchedJob } from './fair-worker.js';
 import { createJobNews, lineKey } from './job-news.js';
+import { carryOver, setAsideOldSchema } from './pgboss-10-carry-over.js';
+import { pgBossTables } from './pgboss-tables.js';
 
 export interface JobHandlerContext {
   id: string;
@@ -31,7 +32,8 @@ export interface QueueDefinition {
   cancellable?: boolean;
   /**
    * At most this many of the node's `concurrency` jobs with the same `data.owner` at once; the
-   * owner's others wait in line without holding a slot (fair-worker.ts). Unset: pg-boss's worker.
+   * owner's others wait in line, in their place, without holding a slot (fair-worker.ts; a job's
+   * pg-boss group is its owner, and pg-boss's fetch leaves out the groups at their share).
    */
   ownerShare?: number;
 }
@@ -78,28 +80,33 @@ export function createJobQueue(opts: {
   const connection =
     'connectionString' in opts.connection
       ? { connectionString: opts.connection.connectionString, max: 4 }
-      : { db: { executeSql: opts.connection.executeSql } };
+      : { db: { executeSql: opts.connection.executeSql }, backend: 'pglite' as const };
   // pg-boss (and the pg driver it brings) is loaded by start(), not by the server's start: on
   // PGlite the queue starts after the server answers (decisions 0075, 0077). Every other call
   // comes after start() (the gate, define and work follow it).
   let boss!: PgBoss;
   const open = async () => {
-    const { default: PgBossClass } = await import('pg-boss');
+    const { PgBoss: PgBossClass } = await import('pg-boss');
     boss = new PgBossClass({
       ...connection,
       schema: 'pgboss',
       schedule: true,
       supervise: true,
+      // pg-boss 12 splits what 10's maintenance did: expired jobs are failed (retried) by the
+      // supervise/monitor pass, old ones deleted by maintenance. One interval for all three.
       maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
-    } as PgBoss.ConstructorOptions);
+      superviseIntervalSeconds: opts.maintenanceSeconds ?? 60,
+      monitorIntervalSeconds: opts.maintenanceSeconds ?? 60,
+    } satisfies ConstructorOptions);
     boss.on('error', (err) => opts.logger.warn({ err: err.message }, 'job queue error'));
+    await setAsideOldSchema(opts.connection);
     await boss.start();
     await news.start((text, values) => boss.getDb().executeSql(text, values));
   };
   const stopping = new AbortController();
   const polling = opts.pollingIntervalSeconds ?? 1;
   let started: Promise<unknown> | null = null;
-  // pg-boss 10 waits a polling interval after every fetch; a worker that just finished a job, or
+  // pg-boss waits a polling interval after an empty fetch; a worker that just finished a job, or
   // a queue this node just sent to, is woken at once instead (a busy queue drains without pauses).
   const workersOf = new Map<string, Array<() => void>>();
   const wake = (name: string) => {
@@ -118,10 +125,9 @@ export function createJobQueue(opts: {
   const news = createJobNews(opts.connection, opts.logger);
   // Handlers running on this node, so a cancel() here stops them at once.
   const running = new Map<string, AbortController>();
-  const tables = pgBossTables(
-    async <T>(text: string, values: unknown[]): Promise<T[]> =>
-      ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows,
-  );
+  const sql = async <T>(text: string, values: unknown[]): Promise<T[]> =>
+    ((await boss.getDb().executeSql(text, values)) as { rows: T[] }).rows;
+  const tables = pgBossTables(sql);
   const stateOf = async (name: string, id: string) => (await boss.getJobById(name, id))?.state;
 
   return {
@@ -132,15 +138,16 @@ export function createJobQueue(opts: {
     /** Creates the queue, or brings an existing one to these settings (they may change between releases). */
     async define(q: QueueDefinition) {
       const options = {
-        name: q.name,
-        policy: q.policy ?? 'standard',
         retryLimit: q.retryLimit ?? 0,
         retryDelay: q.retryDelaySeconds ?? 10,
         retryBackoff: true,
         expireInSeconds: q.expireInSeconds ?? 15 * 60,
       };
-      await boss.createQueue(q.name, options);
+      await boss.createQueue(q.name, { ...options, policy: q.policy ?? 'standard' });
       await boss.updateQueue(q.name, options);
+      const carried = await carryOver(sql, q.name, (jobs) => boss.insert(q.name, jobs));
+      if (carried)
+        opts.logger.info({ queue: q.name, jobs: carried }, "open jobs carried over from pg-boss 10's schema");
     },
     /** Runs jobs of `name` on this node, at most `concurrency` at once, highest priority first. */
     async work(q: QueueDefinition, handler: (job: JobHandlerContext) => Promise<unknown>) {
@@ -173,7 +180,24 @@ export function createJobQueue(opts: {
           concurrency: workers,
           share: q.ownerShare,
           pollingMs: polling * 1000,
-          fetch: (skip) => tables.fetchNext(q.name, skip),
+          fetch: async (skip): Promise<FetchedJob | undefined> => {
+            // pg-boss's own fetch: priority, then age; a job's group is its owner (send), and the
+            // owners at their share are left out (ignoreGroups), as are stately keys already running.
+            const [job] = await boss.fetch<Record<string, unknown>>(q.name, {
+              batchSize: 1,
+              includeMetadata: true,
+              ignoreGroups: skip,
+            });
+            return (
+              job && {
+                id: job.id,
+                data: job.data,
+                retryCount: job.retryCount,
+                retryLimit: job.retryLimit,
+                expireInSeconds: job.expireInSeconds,
+              }
+            );
+          },
           run: (job) => runJob({ ...job, willRetry: job.retryCount < job.retryLimit }),
           complete: (id, output) => boss.complete(q.name, id, output as object),
           fail: (id, err) => boss.fail(q.name, id, err as object),
@@ -188,11 +212,12 @@ export function createJobQueue(opts: {
         fair.wake();
         return;
       }
+      const workOptions = { batchSize: 1, pollingIntervalSeconds: polling, includeMetadata: true } as const;
       for (let i = 0; i < workers; i++) {
         let self = '';
-        self = await boss.work<Record<string, unknown>>(
+        self = await boss.work<Record<string, unknown>, unknown, typeof workOptions>(
           q.name,
-          { batchSize: 1, pollingIntervalSeconds: polling, priority: true, includeMetadata: true },
+          workOptions,
           async ([job]) => {
             try {
               return await runJob({ id: job.id, data: job.data, willRetry: job.retryCount < job.retryLimit });
@@ -210,8 +235,11 @@ export function createJobQueue(opts: {
      */
     send: gated(async (name: string, data: object = {}, options: SendOptions = {}) => {
       const { retries, backoffSeconds, timeoutSeconds, ...rest } = options;
+      const owner = (data as { owner?: unknown }).owner;
       const id = await boss.send(name, data, {
         ...rest,
+        // The owner's share on a node is counted per group (QueueDefinition.ownerShare).
+        ...(typeof owner === 'string' && owner ? { group: { id: owner } } : {}),
         ...(retries !== undefined ? { retryLimit: retries, retryBackoff: true } : {}),
         ...(backoffSeconds !== undefined ? { retryDelay: backoffSeconds } : {}),
         ...(timeoutSeconds !== undefined ? { expireInSeconds: timeoutSeconds } : {}),
@@ -276,7 +304,8 @@ export function createJobQueue(opts: {
       await Promise.all(fairWorkers.map((w) => w.stop(10_000)));
       await news.stop();
       // boss is unset only while start() is still loading pg-boss (background.ts waits for it).
-      if (started && boss) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      // pg-boss 12's stop waits for the running handlers (at most `timeout`), then closes its pool.
+      if (started && boss) await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };
 }

@@ -1,9 +1,11 @@
-// The few questions pg-boss 10 has no public call for, asked of its table `pgboss.job` directly
-// (issue 30): the open job of a singleton key, the open jobs of an owner, a job's place in line,
-// two conditional updates (a requester joining a job, "cancel unless kept"), and the fetch of the
-// next job that skips owners holding their share of this node (issue 42, fetchNext). Everything else
-// goes through pg-boss's API (job-queue.ts). test/integration/pgboss-tables.test.ts fails when an
-// upgrade changes the columns or the order of states this file relies on.
+// The few questions pg-boss 12 has no public call for, asked of its table `pgboss.job` directly
+// (decision 0096 gives the reason for each): the open job of a singleton key (findJobs reads every
+// job of the key, ended ones included, oldest first), the open jobs of an owner (counts), a job's
+// place in line, and three conditional updates of one job (a requester joining, its progress,
+// "cancel unless kept"), each one statement so that a concurrent change cannot be lost. Fetching,
+// completing, failing and cancelling go through pg-boss's API (job-queue.ts).
+// test/integration/pgboss-tables.test.ts fails when an upgrade changes the columns, the order of
+// states or the fetch order these statements rely on.
 type Sql = <T>(text: string, values: unknown[]) => Promise<T[]>;
 
 /** The columns of pgboss.job read or written here, and the state order `state < 'completed'` relies on. */
@@ -16,53 +18,11 @@ export const PGBOSS_JOB_COLUMNS = [
   'singleton_key',
   'created_on',
   'completed_on',
-  'started_on',
-  'start_after',
-  'retry_count',
-  'retry_limit',
-  'expire_in',
 ] as const;
 export const PGBOSS_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
 
-/** A job taken by fetchNext, as pg-boss's own fetch gives it (includeMetadata). */
-export interface FetchedJob {
-  id: string;
-  data: Record<string, unknown> | null;
-  retryCount: number;
-  retryLimit: number;
-  expireInSeconds: number;
-}
-
 export function pgBossTables(sql: Sql) {
   return {
-    /**
-     * Takes the next job of the queue as pg-boss's fetch does (priority, then age; its state,
-     * started_on and retry_count set the same way), skipping jobs whose `data.owner` is in `skip`
-     * (they wait for their owner's next free slot without holding anyone else's) and keys that
-     * already run (a stately queue allows one running job per key; pg-boss's fetch would fail).
-     */
-    async fetchNext(name: string, skip: string[]): Promise<FetchedJob | undefined> {
-      const rows = await sql<FetchedJob>(
-        `WITH next AS (
-           SELECT j.id FROM pgboss.job j
-           WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
-             AND NOT (coalesce(j.data->>'owner', '') = ANY($2::text[]))
-             AND (j.singleton_key IS NULL OR NOT EXISTS (SELECT 1 FROM pgboss.job r
-               WHERE r.name = j.name AND r.state = 'active' AND r.singleton_key = j.singleton_key))
-           ORDER BY j.priority DESC, j.created_on, j.id
-           LIMIT 1
-           FOR UPDATE SKIP LOCKED
-         )
-         UPDATE pgboss.job j SET state = 'active', started_on = now(),
-           retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
-         FROM next WHERE j.name = $1 AND j.id = next.id
-         RETURNING j.id, j.data, j.retry_count AS "retryCount", j.retry_limit AS "retryLimit",
-           EXTRACT(epoch FROM j.expire_in) AS "expireInSeconds"`,
-        [name, skip],
-      );
-      const row = rows[0];
-      return row && { ...row, expireInSeconds: Number(row.expireInSeconds) };
-    },
     /** The open (waiting or running) job of a singleton key, if any. */
     async openJob(name: string, singletonKey: string): Promise<string | undefined> {
       const rows = await sql<{ id: string }>(
