@@ -9,14 +9,15 @@
 // kinds, their retry rules and time limits are declared in jobs/catalogue.ts (issue 30).
 import { EventEmitter } from 'node:events';
 import type { GrowingFile } from '../adapters/media/growing-file.js';
-import type { JobStatus, QueueDefinition } from '../adapters/jobs/job-queue.js';
+import type { QueueDefinition } from '../adapters/jobs/job-queue.js';
 import type { MediaResult } from '../db/repositories/media-results.repository.js';
 import { mediaJobToken, type MediaJobView } from '../../shared/contracts/media-jobs.js';
-import { AppError, fail, infrastructureError, revive } from '../errors.js';
+import { AppError, fail, infrastructureError } from '../errors.js';
 import { checkHandlers, JOB_CATALOGUE, type JobKind, kindsOn, type MediaJobName } from '../jobs/catalogue.js';
 import { type Attempt, underRetryRule } from '../jobs/retry-rule.js';
 import { lineKey } from '../adapters/jobs/job-news.js';
 import { createLongPolls, SAFETY_RECHECK_MS } from './media-jobs.long-poll.js';
+import { createJobViews, errorFrom, interrupted } from './media-job-views.js';
 import type {
   MediaPayloads,
   PayloadMap,
@@ -27,7 +28,6 @@ import type {
   RunOptions,
   MediaJobsDeps,
   StatusWait,
-  StoredPart,
 } from './media-jobs.types.js';
 export type {
   StoredPart,
@@ -57,11 +57,6 @@ export const slotsPerAccount = (concurrency: number) => Math.max(1, Math.ceil(co
 
 const busy = () => fail('media.busy');
 const aborted = () => fail('request.aborted');
-const interrupted = () => fail('media.interrupted');
-
-/** The error a job ended with, as it was thrown on whichever node ran it (a worker lost: interrupted). */
-const errorFrom = (output: Record<string, unknown> | null): AppError =>
-  revive((output?.error ?? output) as Parameters<typeof revive>[0]) ?? interrupted();
 
 /**
  * The media queue's dispatcher, typed by the catalogue's media kinds (`P`): `register` and `run`
@@ -98,6 +93,7 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
   /** Per key, the result a job on this node is making now (readable while it grows). */
   const lives = new Map<string, GrowingFile>();
   let admission: Promise<unknown> = Promise.resolve();
+  const { resultOf, describe, view } = createJobViews(deps.results);
   const polls = createLongPolls({ queue: deps.queue, perAccount: deps.longPollsPerAccount ?? LONG_POLLS_PER_ACCOUNT });
 
   function toAppError(err: unknown, kind: string): AppError {
@@ -243,47 +239,6 @@ export function createMediaJobs<P extends PayloadMap = MediaPayloads>(deps: Medi
     else waiting.delete(key);
     return n;
   };
-
-  /** A done job's stored file as a signed link (what the tool's own answer would give). */
-  async function resultOf(s: JobStatus | null): Promise<Pick<MediaJobView, 'result' | 'parts'>> {
-    const row = s ? await deps.results.find(String(s.data.key)) : undefined;
-    return row ? describe(row) : {};
-  }
-
-  /** A stored result as a done job shows it: its signed link and, for a result of several files, its parts. */
-  async function describe(row: MediaResult): Promise<Pick<MediaJobView, 'result' | 'parts'>> {
-    const result = { url: deps.results.link(row), size: String(row.size), expiresAt: row.expiresAt.toISOString() };
-    const parts = (row.meta as { parts?: StoredPart[] } | null)?.parts;
-    return Array.isArray(parts) ? { result, parts: await Promise.all(parts.map(partView)) } : { result };
-  }
-
-  /** A part of a result made of several files: each file kept under its own key, linked on its own. */
-  async function partView(part: StoredPart): Promise<NonNullable<MediaJobView['parts']>[number]> {
-    const files = await Promise.all(
-      part.files.map(async (f) => {
-        const row = await deps.results.find(f.key);
-        return row ? { name: f.name, url: deps.results.link(row), size: String(row.size) } : null;
-      }),
-    );
-    return { name: part.name, files: files.filter((f) => f !== null), ...(part.error ? { error: part.error } : {}) };
-  }
-
-  function view(id: string, s: JobStatus | null): MediaJobView {
-    if (!s) throw fail('media.job_not_found');
-    if (s.state === 'created' || s.state === 'retry')
-      return { id, state: 'queued', ...(s.position ? { position: s.position } : {}) };
-    if (s.state === 'active') {
-      const p = Number(s.data.progress);
-      return { id, state: 'running', ...(Number.isFinite(p) && s.data.progress !== undefined ? { progress: p } : {}) };
-    }
-    if (s.state === 'completed' && !s.output?.error) return { id, state: 'done' };
-    const e = s.state === 'cancelled' ? interrupted() : errorFrom(s.output);
-    return {
-      id,
-      state: 'failed',
-      error: { code: e.code, message: e.message, ...(e.params ? { params: e.params } : {}) },
-    };
-  }
 
   /**
    * The stored result of `req.key`, made by a job if it is not kept yet. `respondAsync`: after a
