@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   launchBrowser,
   newPage,
-  registerInBrowser,
+  registerProInBrowser,
   screenshot,
   startServer,
   type RunningServer,
@@ -47,9 +47,7 @@ describe('Bluesky profiles in the browser', () => {
   it('lists a pasted profile, loads more, and saves a selection as one ZIP (Pro)', async () => {
     const { page, context } = await newPage(browser);
     const email = `bskyprof${Date.now()}@example.com`;
-    await registerInBrowser(page, server.url, email);
-    expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
-    await page.reload();
+    await registerProInBrowser(page, server, email);
     const { url, author } = bs.addProfile({ posts: 60, reposts: 4 });
     await page.getByLabel('TikTok or Bluesky or Reddit video URL').fill(url);
     await page.getByTestId('url-valid').waitFor();
@@ -90,9 +88,7 @@ describe('Bluesky profiles in the browser', () => {
   it("exports a post's replies as a CSV a spreadsheet reads back (Pro)", async () => {
     const { page, context } = await newPage(browser);
     const email = `bskyrep${Date.now()}@example.com`;
-    await registerInBrowser(page, server.url, email);
-    expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
-    await page.reload();
+    await registerProInBrowser(page, server, email);
     const { profile } = bs.addProfile({ posts: 1 });
     const root = profile.feed[0].post;
     const fan = { did: 'did:plc:fanaaaaaaaaaaaaaaaaaaaaa', handle: 'fan.bsky.social', displayName: 'Fan' };

@@ -16,7 +16,7 @@ import { type FakeModelHost, startFakeModelHost } from '../fakes/fake-model-host
 import {
   launchBrowser,
   newPage,
-  registerInBrowser,
+  registerProInBrowser,
   screenshot,
   startServer,
   type RunningServer,
@@ -58,10 +58,7 @@ describe('the Whisper model fetched by the server', () => {
     const v = tt.addVideo({ desc: 'No captions here', media: { file: speechMp4(['hello everyone welcome back']) } });
     const { page } = await newPage(browser, { width: 1280, height: 1000 });
     const email = `autofetch${Date.now()}@example.com`;
-    await registerInBrowser(page, server.url, email);
-    expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
-    await page.reload();
-    await page.getByTestId('plan-badge').filter({ hasText: 'PRO' }).first().waitFor();
+    await registerProInBrowser(page, server, email);
 
     await page.goto(`${server.url}/auto-captions`);
     await page.getByLabel('Video link for the caption studio').fill(v.url);

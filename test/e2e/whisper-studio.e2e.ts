@@ -18,7 +18,7 @@ import { type FakeModelHost, startFakeModelHost } from '../fakes/fake-model-host
 import {
   launchBrowser,
   newPage,
-  registerInBrowser,
+  registerProInBrowser,
   screenshot,
   startServer,
   type RunningServer,
@@ -55,10 +55,7 @@ describe('whisper engine in the caption studio', () => {
     const v = tt.addVideo({ desc: 'No captions here', media: { file: speechMp4(['hello everyone welcome back']) } });
     const { page } = await newPage(browser, { width: 1280, height: 1000 });
     const email = `whisper${Date.now()}@example.com`;
-    await registerInBrowser(page, server.url, email);
-    expect((await server.cli(['user:grant-pro', email])).code).toBe(0);
-    await page.reload();
-    await page.getByTestId('plan-badge').filter({ hasText: 'PRO' }).first().waitFor();
+    await registerProInBrowser(page, server, email);
 
     const open = async () => {
       await page.goto(`${server.url}/auto-captions`);

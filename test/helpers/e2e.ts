@@ -174,3 +174,12 @@ export async function registerInBrowser(
   // The downloader is sent ready (decision 0074): wait until React answers input, not just the paint.
   await page.locator('html[data-ready]').waitFor({ state: 'attached' });
 }
+
+/** A new account made in the browser, made Pro by the operator's command, and shown as Pro. */
+export async function registerProInBrowser(page: Page, server: RunningServer, email: string): Promise<void> {
+  await registerInBrowser(page, server.url, email);
+  const grant = await server.cli(['user:grant-pro', email]);
+  if (grant.code !== 0) throw new Error(`user:grant-pro failed: ${grant.stderr}`);
+  await page.reload();
+  await page.getByTestId('plan-badge').filter({ hasText: 'PRO' }).first().waitFor();
+}
